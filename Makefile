@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# xenpmu: Xen PV PMU support for Linux, built on Debian's linux-source-6.12
+# and proven against the real Xen 4.17 under QEMU.  See README.md.
+
+SHELL := /bin/bash
+S := scripts
+O := out
+
+.PHONY: all deps tree kernel perf selftests initramfs xen lab-images \
+	check run series static abi harness refresh deb bench clean help
+
+all: lab-images
+
+help:
+	@echo "make run      build what is missing, boot Xen + our dom0, profile, print the report"
+	@echo "make check    every test layer, one summary ending in 'N passed, N failed'"
+	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
+	@echo "make refresh  save edits made inside build/linux back into the repository"
+	@echo "make deb      Debian packages of our kernel for a real Xen host (hours)"
+	@echo "make bench    build and lab boot timings"
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/assemble.sh
+
+kernel: tree
+	@$(S)/build-kernel.sh
+
+perf: tree
+	@$(S)/build-perf.sh
+
+selftests: kernel
+	@$(S)/build-selftests.sh
+
+initramfs: perf selftests
+	@$(S)/mkinitramfs.sh
+
+$(O)/xen: /boot/xen-4.17-amd64.gz
+	@mkdir -p $(O)
+	gunzip -c $< > $@.tmp && mv $@.tmp $@
+
+/boot/xen-4.17-amd64.gz: | deps
+
+xen: deps $(O)/xen
+
+lab-images: kernel initramfs xen
+
+series: tree
+	@$(S)/series.sh
+
+static: kernel
+	@$(S)/static.sh
+
+abi: kernel
+	@$(S)/abi-check.sh > $(O)/abi.tap
+
+harness: deps
+	@python3 tests/harness/run.py > $(O)/harness.tap
+
+check: deps
+	@$(S)/check.sh
+
+run: lab-images
+	@$(S)/run.sh
+
+refresh:
+	@python3 $(S)/refresh.py
+
+deb: tree
+	@$(S)/deb.sh
+
+bench: lab-images
+	@$(S)/bench.sh
+
+clean:
+	rm -rf build $(O)

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the lab kernel out of tree in build/kernel: tinyconfig plus the
+# fragments in configs/ (KFRAGMENTS overrides the list), with ccache.
+# Artifacts: out/bzImage, out/vmlinux, out/kernel.config.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+tree=$top/build/linux
+kout=${KOUT:-$top/build/kernel}
+frags=${KFRAGMENTS:-"$top/configs/lab.config $top/configs/debug.config"}
+kmake() { make -C "$tree" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
+
+mkdir -p "$kout"
+fp=$(cat $frags | sha1sum | cut -d' ' -f1)
+if [ ! -f "$kout/.config" ] || [ "$(cat "$kout/.xenpmu-frags" 2>/dev/null)" != "$fp" ]; then
+	step "configuring the kernel: tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"
+	kmake -s tinyconfig >/dev/null
+	KCONFIG_CONFIG=$kout/.config "$tree/scripts/kconfig/merge_config.sh" -m -O "$kout" \
+		"$kout/.config" $frags >/dev/null
+	kmake -s olddefconfig >/dev/null
+	# Every option a fragment asks for must have survived olddefconfig.
+	missing=
+	for f in $frags; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=n) opt=${line%%=*}
+				grep -q "^$opt=" "$kout/.config" && missing="$missing $line" ;;
+			CONFIG_*=*) grep -qxF "$line" "$kout/.config" || missing="$missing $line" ;;
+			esac
+		done < "$f"
+	done
+	[ -z "$missing" ] || die "kernel config lost:$missing (unmet dependencies?)"
+	echo "$fp" > "$kout/.xenpmu-frags"
+fi
+rm -f "$out/bzImage" "$out/vmlinux"
+step "building the kernel in ${kout#"$top"/}"
+kmake bzImage
+cp "$kout/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$kout/vmlinux" "$out/vmlinux"
+cp "$kout/.config" "$out/kernel.config"

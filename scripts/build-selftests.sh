@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build our kselftests statically (they run in the initramfs) against the
+# assembled tree's uapi headers.  Output: build/selftests/xen/pmu/.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+tree=$top/build/linux
+kout=${KOUT:-$top/build/kernel}
+sout=$top/build/selftests/xen/pmu
+
+make -s -C "$tree" O="$kout" headers >/dev/null
+mkdir -p "$sout"
+step "building kselftests (xen/pmu)"
+make -s -C "$tree/tools/testing/selftests/xen/pmu" OUTPUT="$sout" \
+	CC="ccache gcc" KHDR_INCLUDES="-isystem $kout/usr/include" \
+	LDFLAGS=-static

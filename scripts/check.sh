@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: build everything, run every layer, print one summary.
+# A failing step does not stop the others; the summary names it.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+cd "$top"
+errors=()
+: > "$out/check-times.txt"
+
+# run NAME TIMEOUT COMMAND...: output in out/check-NAME.log
+run() {
+	local name=$1 limit=$2 t0 rc
+	shift 2
+	step "check: $name"
+	t0=$(date +%s)
+	timeout -k 10 "$limit" "$@" > "$out/check-$name.log" 2>&1
+	rc=$?
+	echo "$name $(( $(date +%s) - t0 ))s rc=$rc" >> "$out/check-times.txt"
+	if [ $rc != 0 ]; then
+		[ $rc = 124 ] && errors+=("step $name timed out after ${limit}s") ||
+			errors+=("step $name failed (rc=$rc, out/check-$name.log)")
+		tail -15 "$out/check-$name.log" >&2
+	fi
+	return $rc
+}
+
+rm -f "$out"/{checkpatch,static,abi,harness}.tap "$out"/lab-check-*
+
+run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+run harness 300 sh -c 'python3 tests/harness/run.py > out/harness.tap'
+if run tree 900 scripts/assemble.sh; then
+	run series 900 scripts/series.sh
+	if run kernel 3600 scripts/build-kernel.sh; then
+		run static 900 scripts/static.sh
+		run abi 300 sh -c 'scripts/abi-check.sh > out/abi.tap'
+		run selftests 600 scripts/build-selftests.sh
+	fi
+	run perf 1800 scripts/build-perf.sh
+	run xen 60 make -s out/xen
+	if run initramfs 300 scripts/mkinitramfs.sh; then
+		run lab-vpmu-on 900 scripts/lab.sh check-vpmu-on check on
+		run lab-vpmu-off 900 scripts/lab.sh check-vpmu-off check off
+	fi
+fi
+
+args=()
+for e in "${errors[@]}"; do args+=(--error "$e"); done
+python3 scripts/summary.py --out "$out" \
+	--tap checkpatch=out/checkpatch.tap --tap static=out/static.tap \
+	--tap abi=out/abi.tap --tap harness=out/harness.tap \
+	--lab check-vpmu-on --lab check-vpmu-off "${args[@]}" | tee "$out/summary.txt"

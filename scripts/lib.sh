@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the xenpmu scripts (sourced, not run).
+
+die() { echo "xenpmu: error: $*" >&2; exit 1; }
+step() { echo "xenpmu: $*" >&2; }
+
+# The build cache lives outside the clone so that a fresh clone still
+# finds it; CCACHE_BASEDIR makes hits independent of the clone's path.
+export CCACHE_DIR=${CCACHE_DIR:-/var/cache/xenpmu/ccache}
+export CCACHE_BASEDIR=$top
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_COMPILERCHECK=content
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+mkdir -p "$CCACHE_DIR"
+
+jobs=${JOBS:-$(nproc)}
+out=$top/out
+mkdir -p "$out"

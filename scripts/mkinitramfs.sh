@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab's dom0 initramfs: busybox, our static perf, our kselftests and
+# tests/lab/init, packed with the kernel's gen_init_cpio (no root needed).
+# Artifact: out/initramfs.cpio.gz.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+kout=${KOUT:-$top/build/kernel}
+gen=$kout/usr/gen_init_cpio
+busybox=/bin/busybox
+[ -x "$gen" ] || die "$gen missing: build the kernel first"
+file -L "$busybox" | grep -q 'statically linked' ||
+	die "$busybox is not static: run 'make deps' (busybox-static)"
+[ -x "$out/perf" ] || die "out/perf missing: run 'make perf'"
+
+rm -f "$out/initramfs.cpio.gz"
+list=$top/build/initramfs.list
+{
+	for d in /bin /dev /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
+		 /opt/selftests/xen /opt/selftests/xen/pmu /usr /usr/bin; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /bin/perf $out/perf 0755 0 0"
+	echo "file /init $top/tests/lab/init 0755 0 0"
+	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
+	for t in "$top"/build/selftests/xen/pmu/*; do
+		[ -x "$t" ] && [ -f "$t" ] || continue
+		echo "file /opt/selftests/xen/pmu/$(basename "$t") $t 0755 0 0"
+	done
+} > "$list"
+"$gen" "$list" | gzip -n -1 > "$out/initramfs.cpio.gz.tmp"
+mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Export the assembled change as a git format-patch series in out/series/
+# and run checkpatch --strict over every patch.  TAP in out/checkpatch.tap,
+# checkpatch's full report in out/checkpatch.log.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+tree=$top/build/linux
+rm -rf "$out/series"
+git -C "$tree" format-patch -q --cover-letter -o "$out/series" refs/tags/pristine..HEAD
+# The cover letter is a template; checkpatch is for the patches.
+mapfile -t pl < <(ls "$out/series"/*.patch | grep -v '/0000-cover-letter.patch$')
+: > "$out/checkpatch.log"
+{
+	echo "1..${#pl[@]}"
+	i=0
+	for p in "${pl[@]}"; do
+		i=$((i + 1))
+		r=$(cd "$tree" && ./scripts/checkpatch.pl --strict --showfile "$p" 2>&1 || true)
+		printf '### %s\n%s\n' "$(basename "$p")" "$r" >> "$out/checkpatch.log"
+		total=$(echo "$r" | grep -E '^total: ' | tail -1)
+		if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+			echo "ok $i - $(basename "$p")"
+		else
+			echo "not ok $i - $(basename "$p") # ${total:-checkpatch did not run}"
+		fi
+	done
+} > "$out/checkpatch.tap"
+grep -c '^ok' "$out/checkpatch.tap" | xargs -I{} echo "xenpmu: series: ${#pl[@]} patches in out/series, {} checkpatch --strict clean" >&2

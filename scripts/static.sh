@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static layer for our kernel C files: a W=1 compile and a sparse pass
+# (C=2) of each, with the lab kernel's configuration.  Any compiler or
+# sparse diagnostic fails the file.  TAP in out/static.tap, the compiler's
+# output in out/static.log.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+tree=$top/build/linux
+kout=${KOUT:-$top/build/kernel}
+kmake() { make -C "$tree" O="$kout" CC="ccache gcc" -j"$jobs" "$@"; }
+
+mapfile -t files < <(cd "$top" && git ls-files -co --exclude-standard -- arch kernel drivers lib | grep '\.c$')
+: > "$out/static.log"
+{
+	echo "1..$(( ${#files[@]} * 2 ))"
+	i=0
+	for f in "${files[@]}"; do
+		o=${f%.c}
+		# A .s target: same flags, and the kernel's own .o stays as it is.
+		i=$((i + 1))
+		r=$(kmake W=1 "$o.s" 2>&1) && st=0 || st=$?
+		printf '### W=1 %s\n%s\n' "$f" "$r" >> "$out/static.log"
+		if [ $st = 0 ] && ! echo "$r" | grep -qE 'warning:|error:'; then
+			echo "ok $i - W=1 $f"
+		else
+			echo "not ok $i - W=1 $f # $(echo "$r" | grep -m1 -E 'warning:|error:' || echo "make exited $st")"
+		fi
+		i=$((i + 1))
+		r=$(kmake C=2 CHECK="sparse" "$o.o" 2>&1) && st=0 || st=$?
+		printf '### sparse %s\n%s\n' "$f" "$r" >> "$out/static.log"
+		if [ $st = 0 ] && ! echo "$r" | grep -qE 'warning:|error:'; then
+			echo "ok $i - sparse $f"
+		else
+			echo "not ok $i - sparse $f # $(echo "$r" | grep -m1 -E 'warning:|error:' || echo "make exited $st")"
+		fi
+	done
+} > "$out/static.tap"

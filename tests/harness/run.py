@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Self-test of the check summary (scripts/summary.py): canned lab runs,
+good and broken, must give the right counts, exit code and named cause.
+Prints TAP."""
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'scripts'))
+import summary  # noqa: E402
+
+STATUS = 'rc=%s\nseconds=12\naccel=tcg\nplan=check\nvpmu=on\n'
+KUNIT_OK = '''KTAP version 1
+# Subtest: xen_pmu_abi
+1..2
+    ok 1 xen_pmu_abi_mode_get
+    ok 2 xen_pmu_abi_feature_get
+ok 1 xen_pmu_abi
+'''
+KSFT_OK = '''TAP version 13
+1..2
+# Starting 2 tests from 1 test cases.
+ok 1 global.hypervisor_is_xen
+ok 2 global.pmu_mode_matches_boot
+# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0
+'''
+PERF_OK = ''' 1: Sample parsing                        : Ok
+ 2: Parse event definition strings        :
+ 2.1: Test event parsing                  : Ok
+ 2.2: Test parsing of PMU event aliases   : Skip (no PMU)
+'''
+LOG = '(XEN) Xen version 4.17.7\n[    0.000000] Linux version 6.12.118-xenpmu\n'
+
+
+def part(name, body, rc=0):
+    return 'XENPMU-BEGIN %s\n%sXENPMU-END %s rc=%d\n' % (name, body, name, rc)
+
+
+def results(kunit=KUNIT_OK, ksft=KSFT_OK, perf=PERF_OK, done=True, ksft_rc=0):
+    r = part('environment', 'kernel: 6.12.118-xenpmu\n')
+    if kunit is not None:
+        r += part('kunit', kunit)
+    if ksft is not None:
+        r += part('kselftest', ksft, ksft_rc)
+    if perf is not None:
+        r += part('perftest', perf)
+    return r + ('XENPMU-DONE\n' if done else '')
+
+
+# name, files (suffix -> text), expected exit code, expected text
+CASES = [
+    ('good run passes', {'status': STATUS % 0, 'log': LOG, 'results': results()},
+     0, ['6 passed, 0 failed, 1 skipped']),
+    ('failing KUnit case fails', {
+        'status': STATUS % 0, 'log': LOG,
+        'results': results(kunit=KUNIT_OK.replace('    ok 2', '    not ok 2').replace('\nok 1 xen', '\nnot ok 1 xen'))},
+     1, ['FAILED: xen_pmu_abi.xen_pmu_abi_feature_get', '5 passed, 1 failed']),
+    ('dom0 panic fails', {
+        'status': STATUS % 0,
+        'log': LOG + '[    3.1] Kernel panic - not syncing: sysrq triggered crash\n',
+        'results': part('environment', 'x\n')},
+     1, ['dom0 kernel panic: ', 'dom0 did not finish its plan', 'kunit@t: no output']),
+    ('Xen panic fails', {
+        'status': STATUS % 0, 'log': LOG + '(XEN) Panic on CPU 0:\n', 'results': ''},
+     1, ['Xen panic']),
+    ('timeout fails', {'status': STATUS % 124, 'log': LOG, 'results': results(done=False)},
+     1, ['timed out after 12 s', 'did not finish']),
+    ('missing part fails', {'status': STATUS % 0, 'log': LOG, 'results': results(ksft=None)},
+     1, ['kselftest@t: no output']),
+    ('empty layer fails', {'status': STATUS % 0, 'log': LOG, 'results': results(kunit='')},
+     1, ['kunit@t: produced no results']),
+    ('truncated TAP fails', {
+        'status': STATUS % 0, 'log': LOG,
+        'results': results(ksft=KSFT_OK.replace('ok 2 global.pmu_mode_matches_boot\n', ''))},
+     1, ['plan says 2 tests, 1 reported']),
+    ('non-zero exit without a failed case fails', {
+        'status': STATUS % 0, 'log': LOG, 'results': results(ksft_rc=1)},
+     1, ['kselftest@t: exited with 1']),
+    ('KASAN report fails', {
+        'status': STATUS % 0, 'log': LOG + 'BUG: KASAN: slab-out-of-bounds in f\n',
+        'results': results()},
+     1, ['KASAN report']),
+    ('lab that did not run fails', {}, 1, ['lab t: did not run']),
+    ('software emulation is said', {'status': STATUS % 0, 'log': LOG, 'results': results()},
+     0, ['software-emulated CPU']),
+]
+
+
+def main():
+    print('1..%d' % (len(CASES) + 1))
+    n = 0
+    for name, files, want_rc, want in CASES:
+        n += 1
+        with tempfile.TemporaryDirectory() as d:
+            for suffix, text in files.items():
+                with open(os.path.join(d, 'lab-t.' + suffix), 'w') as f:
+                    f.write(text)
+            lines, rc = summary.summarize([], ['t'], d)
+        text = '\n'.join(lines)
+        missing = [w for w in want if w not in text]
+        if rc == want_rc and not missing:
+            print('ok %d - %s' % (n, name))
+        else:
+            print('not ok %d - %s # rc=%d (want %d), missing %s' % (n, name, rc, want_rc, missing))
+            for l in lines:
+                print('#   ' + l)
+    # A TAP layer whose file is missing is an error, not a pass.
+    n += 1
+    lines, rc = summary.summarize(['abi=/nonexistent/abi.tap'], [], '/nonexistent')
+    ok = rc == 1 and any('no results file' in l for l in lines)
+    print('%s %d - missing TAP file fails' % ('ok' if ok else 'not ok', n))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Xen PV PMU tests for a PV dom0 running on the real hypervisor.
+ *
+ * XENPMU_EXPECT_VPMU tells the test how Xen was booted: "on" (vpmu=on,
+ * so the vPMU starts in self mode) or "off" (no vpmu option, every PMU
+ * hypercall fails with EOPNOTSUPP).  Without it the cases that depend on
+ * it are skipped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+
+#include "../../kselftest_harness.h"
+
+#define PMU_SYSFS "/sys/hypervisor/pmu/"
+
+/* Read a sysfs file into buf without its newline; -errno on failure. */
+static int read_attr(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/* 1 for vpmu=on, 0 for off, -1 when the lab did not say. */
+static int expect_vpmu(void)
+{
+	const char *e = getenv("XENPMU_EXPECT_VPMU");
+
+	if (!e)
+		return -1;
+	return !strcmp(e, "on");
+}
+
+TEST(hypervisor_is_xen)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, read_attr("/sys/hypervisor/type", buf, sizeof(buf)));
+	EXPECT_STREQ("xen", buf);
+}
+
+TEST(pmu_mode_matches_boot)
+{
+	int want = expect_vpmu();
+	char buf[64];
+	int ret;
+
+	if (want < 0)
+		SKIP(return, "XENPMU_EXPECT_VPMU not set");
+	ret = read_attr(PMU_SYSFS "pmu_mode", buf, sizeof(buf));
+	if (want) {
+		ASSERT_EQ(0, ret) TH_LOG("pmu_mode: %s", strerror(-ret));
+		/* Xen starts an enabled vPMU in self mode. */
+		EXPECT_STREQ("self", buf);
+	} else {
+		EXPECT_EQ(-EOPNOTSUPP, ret) TH_LOG("pmu_mode read: %d '%s'",
+						    ret, ret ? "" : buf);
+	}
+}
+
+TEST(pmu_features_matches_boot)
+{
+	int want = expect_vpmu();
+	char buf[64];
+	int ret;
+
+	if (want < 0)
+		SKIP(return, "XENPMU_EXPECT_VPMU not set");
+	ret = read_attr(PMU_SYSFS "pmu_features", buf, sizeof(buf));
+	if (want) {
+		ASSERT_EQ(0, ret) TH_LOG("pmu_features: %s", strerror(-ret));
+		/* vpmu=on without bts/ipc/arch sets no feature. */
+		EXPECT_EQ(0, strtoul(buf, NULL, 0)) TH_LOG("features %s", buf);
+	} else {
+		EXPECT_EQ(-EOPNOTSUPP, ret);
+	}
+}
+
+/* Software events keep working whatever the vPMU does. */
+TEST(software_event_counts)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = 1,
+		.exclude_kernel = 1,
+	};
+	unsigned long long count = 0;
+	volatile unsigned long spin;
+	int fd;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (spin = 0; spin < 10000000; spin++)
+		;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
+	EXPECT_LT(0, count);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
