@@ -59,7 +59,9 @@ mapfile -t entries < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 stamp=$( {
 	echo "$tarball $(stat -c %s "$tarball")"
 	printf '%s\n' "${entries[@]}"
-	for e in "${entries[@]}"; do sha1sum "$top/patches/$e"; done
+	for line in "${entries[@]}"; do
+		for e in $line; do sha1sum "$top/patches/$e"; done
+	done
 	(cd "$top" && sha1sum "${ours[@]}" /dev/null)
 	} | sha1sum | cut -d' ' -f1)
 stampfile=$tree/.git/xenpmu-stamp

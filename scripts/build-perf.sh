@@ -21,7 +21,7 @@ make -C "$tree/tools/perf" O="$pout" -j"$jobs" \
 	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_CAPSTONE=1 \
 	NO_LIBLLVM=1 NO_LIBPFM4=1 NO_LIBZSTD=1 NO_LZMA=1 NO_JVMTI=1 \
 	NO_LIBDEBUGINFOD=1 NO_SDT=1 NO_JEVENTS=1 NO_SHELLCHECK=1 \
-	NO_LIBCAP=1 NO_LIBBIONIC=1 ${PERF_EXTRA:-} > "$out/perf-build.log" 2>&1 ||
+	NO_LIBCAP=1 NO_LIBBIONIC=1 ${PERF_EXTRA:-} perf > "$out/perf-build.log" 2>&1 ||
 	{ tail -30 "$out/perf-build.log" >&2; die "perf build failed (out/perf-build.log)"; }
 file "$pout/perf" | grep -q 'statically linked' ||
 	die "perf is not statically linked (see out/perf-build.log)"

@@ -6,6 +6,7 @@
 #   out/lab-NAME.log      QEMU's first serial port: Xen and dom0's console
 #   out/lab-NAME.results  second serial port: the plan's output
 #   out/lab-NAME.status   how the run ended (rc, seconds, accelerator)
+#   out/lab-NAME.qemu     QEMU's own messages
 #
 # usage: lab.sh NAME PLAN VPMU [extra Xen options]
 #   PLAN  check | run;  VPMU  on (vpmu=on) | off (no vpmu option)
@@ -23,23 +24,47 @@ for f in xen bzImage initramfs.cpio.gz; do
 	[ -r "$out/$f" ] || die "out/$f missing: run 'make lab-images'"
 done
 
-# KVM when it really works here, else QEMU's software CPU (TCG).
+# KVM only where it really runs Xen: /dev/kvm can exist and still fail
+# (seen here: "KVM internal error" at Xen's first instructions), so the
+# probe boots Xen alone under KVM and waits for its banner.
+probe_kvm() {
+	local p=$out/kvm-probe i
+	[ -e /dev/kvm ] || { echo "no /dev/kvm"; return 1; }
+	[ -w /dev/kvm ] || { echo "/dev/kvm is not writable"; return 1; }
+	rm -f "$p.log" "$p.err"
+	timeout -k 5 30 qemu-system-x86_64 -machine pc,accel=kvm -cpu host -smp 1 -m 256 \
+		-display none -nodefaults -no-reboot -monitor none -serial "file:$p.log" \
+		-kernel "$out/xen" -append "console=com1 com1=115200,8n1" \
+		</dev/null 2>"$p.err" &
+	local q=$!
+	for i in $(seq 1 60); do
+		if grep -qa 'Xen version' "$p.log" 2>/dev/null; then
+			kill $q 2>/dev/null; wait $q 2>/dev/null
+			return 0
+		fi
+		if grep -qa 'KVM internal error\|failed to initialize kvm\|Could not access KVM' "$p.err" 2>/dev/null ||
+		   ! kill -0 $q 2>/dev/null; then
+			break
+		fi
+		sleep 0.5
+	done
+	kill $q 2>/dev/null; wait $q 2>/dev/null
+	echo "KVM cannot run Xen here: $(grep -am1 -i 'error\|fail' "$p.err" || echo 'no banner within 30 s')"
+	return 1
+}
+
 accel=${LAB_ACCEL:-auto}
+why=
 if [ "$accel" = auto ]; then
-	accel=tcg
-	if [ -w /dev/kvm ] && echo quit | timeout 20 qemu-system-x86_64 \
-		-machine pc,accel=kvm -cpu host -display none -nodefaults \
-		-monitor stdio -S >/dev/null 2>&1; then
-		accel=kvm
-	fi
+	if why=$(probe_kvm); then accel=kvm; else accel=tcg; fi
 fi
 if [ "$accel" = kvm ]; then
-	cpu="-machine pc,accel=kvm -cpu host,pmu=on,-monitor"
-	what="KVM (-enable-kvm -cpu host,pmu=on): Xen sees the host's PMU as KVM exposes it"
+	cpu="-machine pc,accel=kvm -cpu host,pmu=on"
+	what="KVM (-enable-kvm -cpu host,pmu=on): Xen gets the host's PMU as KVM exposes it"
 else
 	# MONITOR makes Xen's idle loop fault under TCG; see the lab notes.
 	cpu="-machine pc,accel=tcg -cpu EPYC,-monitor"
-	what="software emulation (TCG, -cpu EPYC): no hardware performance counters, no PMIs; only software events can sample"
+	what="software emulation (TCG, -cpu EPYC${why:+; $why}): no hardware performance counters, no PMIs; only software events can sample"
 fi
 
 [ "$vpmu" = on ] && xenargs="vpmu=on $xenargs"
@@ -53,12 +78,23 @@ dom0_cmd="console=hvc0 earlyprintk=xen panic=-1 oops=panic xenpmu_plan=$plan xen
 
 step "lab $name: Xen [$xen_cmd], $what"
 start=$(date +%s)
+qerr=$out/lab-$name.qemu
 rc=0
 timeout -k 10 "${LAB_TIMEOUT:-600}" qemu-system-x86_64 $cpu -smp 2 -m 2048 \
 	-display none -nodefaults -no-reboot -monitor none \
 	-serial "file:$log" -serial "file:$res" \
 	-kernel "$out/xen" -append "$xen_cmd" \
-	-initrd "$out/bzImage $dom0_cmd,$out/initramfs.cpio.gz" </dev/null || rc=$?
+	-initrd "$out/bzImage $dom0_cmd,$out/initramfs.cpio.gz" </dev/null 2>"$qerr" &
+q=$!
+# A KVM emulation failure stops the guest without ending QEMU: end it now.
+while kill -0 $q 2>/dev/null; do
+	if grep -qa 'KVM internal error' "$qerr" 2>/dev/null; then
+		kill $q 2>/dev/null
+		break
+	fi
+	sleep 1
+done
+wait $q || rc=$?
 secs=$(( $(date +%s) - start ))
-printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" > "$status"
+printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$why" > "$status"
 step "lab $name: QEMU exited with $rc after ${secs}s (log: out/lab-$name.log)"

@@ -149,8 +149,12 @@ def lab(name, outdir, suites, causes, notes):
                  (name, st.get('accel'), st.get('vpmu'), st.get('plan'),
                   st.get('seconds'), st.get('rc')))
     if st.get('accel') == 'tcg':
-        notes.append('lab %s: software-emulated CPU: no hardware counters, '
-                     'hardware-PMU cases cannot apply and are not counted' % name)
+        notes.append('lab %s: software-emulated CPU%s: no hardware counters, '
+                     'hardware-PMU cases cannot apply and are not counted' %
+                     (name, ' (%s)' % st['why'] if st.get('why') else ''))
+    for line in read(base + '.qemu') or []:
+        if 'KVM internal error' in line:
+            causes.append('lab %s: QEMU: %s' % (name, line.strip()))
     rc = st.get('rc', '?')
     if rc in ('124', '137'):
         causes.append('lab %s: timed out after %s s' % (name, st.get('seconds')))

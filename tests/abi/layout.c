@@ -10,6 +10,7 @@
 #include <xen/xen.h>
 #include <xen/pmu.h>
 #else
+#include <linux/types.h>
 #include <linux/stddef.h>
 #include <xen/interface/xen.h>
 #include <xen/interface/xenpmu.h>
