@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 kout=${KOUT:-$top/build/kernel}
 frags=${KFRAGMENTS:-"$top/configs/lab.config $top/configs/debug.config"}
-kmake() { make -C "$tree" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
+kmake() { make -C "$tree" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs" "$@"; }
 
 mkdir -p "$kout"
 fp=$(cat $frags | sha1sum | cut -d' ' -f1)

@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(
 	build-essential bc bison flex cpio kmod xz-utils gzip file python3 perl
 	libelf-dev libdw-dev zlib1g-dev libssl-dev liblzma-dev libbz2-dev libzstd-dev
-	pkg-config ccache sparse git
+	pkg-config ccache sparse git python3-ply python3-git
 	linux-source-6.12 linux-config-6.12
 	xen-hypervisor-4.17-amd64 xen-hypervisor-4.17-amd64-dbg libxen-dev
 	qemu-system-x86 busybox-static

@@ -19,10 +19,12 @@ mapfile -t pl < <(ls "$out/series"/*.patch | grep -v '/0000-cover-letter.patch$'
 	i=0
 	for p in "${pl[@]}"; do
 		i=$((i + 1))
-		r=$(cd "$tree" && ./scripts/checkpatch.pl --strict --showfile "$p" 2>&1 || true)
+		r=$(cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --showfile "$p" 2>&1 || true)
 		printf '### %s\n%s\n' "$(basename "$p")" "$r" >> "$out/checkpatch.log"
 		total=$(echo "$r" | grep -E '^total: ' | tail -1)
-		if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+		if echo "$r" | grep -q '^Traceback'; then
+			echo "not ok $i - $(basename "$p") # a checkpatch helper crashed (out/checkpatch.log)"
+		elif echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 			echo "ok $i - $(basename "$p")"
 		else
 			echo "not ok $i - $(basename "$p") # ${total:-checkpatch did not run}"

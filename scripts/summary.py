@@ -20,7 +20,8 @@ import sys
 
 RESULT = re.compile(r'^(\s*)(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?(.*?)\s*$')
 DIRECTIVE = re.compile(r'\s+#\s*(SKIP|TODO|XFAIL)\b\s*(.*)$', re.I)
-PERF_RESULT = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s*(Ok|FAILED!|Skip)\b(.*)$')
+ANSI = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+PERF_RESULT = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s*(Ok\b|FAILED!|Skip\b)(.*)$')
 
 # Each lab plan and the parts of it that must report tests.
 PLAN_PARTS = {
@@ -97,7 +98,7 @@ def parse_tap(lines, suite):
 
 def parse_perf(lines, suite):
     for line in lines:
-        m = PERF_RESULT.match(line)
+        m = PERF_RESULT.match(ANSI.sub('', line))
         if not m:
             continue
         if m.group(3) == 'Ok':

@@ -82,6 +82,14 @@ CASES = [
         'results': results()},
      1, ['KASAN report']),
     ('lab that did not run fails', {}, 1, ['lab t: did not run']),
+    ('coloured perf test failure fails', {
+        'status': STATUS % 0, 'log': LOG,
+        'results': results(perf=PERF_OK + '\x1b[m  5: PERF_RECORD_* events  :\x1b[31m FAILED!\n\x1b[m\n')},
+     1, ['FAILED: PERF_RECORD_* events']),
+    ('KVM emulation failure fails', {
+        'status': STATUS % 0, 'log': LOG, 'results': results(),
+        'qemu': 'KVM internal error. Suberror: 1\n'},
+     1, ['QEMU: KVM internal error']),
     ('software emulation is said', {'status': STATUS % 0, 'log': LOG, 'results': results()},
      0, ['software-emulated CPU']),
 ]

@@ -49,9 +49,9 @@ struct xen_pmu_params {
  *       its own, Xen's and every other domain's.
  */
 #define XENPMU_MODE_OFF		0
-#define XENPMU_MODE_SELF	(1 << 0)
-#define XENPMU_MODE_HV		(1 << 1)
-#define XENPMU_MODE_ALL		(1 << 2)
+#define XENPMU_MODE_SELF	1
+#define XENPMU_MODE_HV		2
+#define XENPMU_MODE_ALL		4
 
 /*
  * Features, all Intel only (AMD ignores them):
@@ -59,9 +59,9 @@ struct xen_pmu_params {
  * IPC_ONLY   only the events needed for instructions-per-cycle;
  * ARCH_ONLY  only the architectural events of CPUID leaf 0xA.
  */
-#define XENPMU_FEATURE_INTEL_BTS	(1 << 0)
-#define XENPMU_FEATURE_IPC_ONLY		(1 << 1)
-#define XENPMU_FEATURE_ARCH_ONLY	(1 << 2)
+#define XENPMU_FEATURE_INTEL_BTS	1
+#define XENPMU_FEATURE_IPC_ONLY		2
+#define XENPMU_FEATURE_ARCH_ONLY	4
 
 /*
  * The per-vCPU page shared with Xen.  At a PMI Xen writes the ids of the
