@@ -83,7 +83,7 @@ def parse_tap(lines, suite):
         directive = d.group(1).upper() if d else ''
         if d:
             desc = desc[:d.start()]
-        name = '.'.join([p[1] for p in prefix if p[0] < indent] + [desc]) if indent else desc
+        name = '.'.join([p[1] for p in prefix if p[0] <= indent] + [desc]) if indent else desc
         if directive == 'SKIP':
             suite.skipped += 1
         elif m.group(2) == 'ok' or directive in ('TODO', 'XFAIL'):
@@ -215,7 +215,9 @@ def summarize(taps, labs, outdir, errors=()):
     out += notes
     for c in causes:
         out.append('error: ' + c)
-    out.append('%d passed, %d failed, %d skipped' % (tp, tf, ts))
+    # Each cause (a crash, a timeout, a layer with no results) counts as a
+    # failure of its own, so the last line never reads "0 failed" then.
+    out.append('%d passed, %d failed, %d skipped' % (tp, tf + len(causes), ts))
     return out, 1 if (tf or causes) else 0
 
 
