@@ -15,7 +15,7 @@ mkdir -p "$pout"
 rm -f "$out/perf"
 step "building perf in build/perf"
 make -C "$tree/tools/perf" O="$pout" -j"$jobs" \
-	CC="ccache gcc" HOSTCC="ccache gcc" LDFLAGS=-static \
+	CC="ccache gcc" HOSTCC="ccache gcc" LDFLAGS=-static prefix=/usr \
 	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBTRACEEVENT=1 BUILD_BPF_SKEL=0 \
 	NO_LIBBPF=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 \
 	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_CAPSTONE=1 \

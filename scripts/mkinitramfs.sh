@@ -20,7 +20,8 @@ rm -f "$out/initramfs.cpio.gz"
 list=$top/build/initramfs.list
 {
 	for d in /bin /dev /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
-		 /opt/selftests/xen /opt/selftests/xen/pmu /usr /usr/bin; do
+		 /opt/selftests/xen /opt/selftests/xen/pmu /usr /usr/bin /usr/share \
+		 /usr/share/doc /usr/share/doc/perf-tip; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -28,6 +29,7 @@ list=$top/build/initramfs.list
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /bin/perf $out/perf 0755 0 0"
+	echo "file /usr/share/doc/perf-tip/tips.txt $top/build/linux/tools/perf/Documentation/tips.txt 0644 0 0"
 	echo "file /init $top/tests/lab/init 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
 	for t in "$top"/build/selftests/xen/pmu/*; do

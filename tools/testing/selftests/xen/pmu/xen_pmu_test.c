@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
@@ -116,6 +118,72 @@ TEST(software_event_counts)
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
 	EXPECT_LT(0, count);
+	close(fd);
+}
+
+static void spin_ms(long ms)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		getppid();
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+/*
+ * A software event's samples are taken outside any PMI from Xen, so they
+ * are dom0's own: user or kernel, never guest, whatever the vPMU mode.
+ */
+TEST(software_samples_are_dom0)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	const size_t data_size = 16 * page;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 200000,
+		.sample_type = PERF_SAMPLE_IP,
+		.disabled = 1,
+	};
+	struct perf_event_mmap_page *mp;
+	int fd, samples = 0, foreign = 0;
+	__u64 head, pos;
+	char *data;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, mp);
+	data = (char *)mp + page;
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_ms(100);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	ASSERT_GE(data_size, head) TH_LOG("ring buffer wrapped");
+	for (pos = mp->data_tail; pos < head;) {
+		struct perf_event_header *h = (void *)(data + pos);
+		__u16 mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		ASSERT_NE(0, h->size);
+		if (h->type == PERF_RECORD_SAMPLE) {
+			samples++;
+			if (mode != PERF_RECORD_MISC_USER &&
+			    mode != PERF_RECORD_MISC_KERNEL) {
+				if (!foreign)
+					TH_LOG("sample %d: cpumode %u", samples, mode);
+				foreign++;
+			}
+		}
+		pos += h->size;
+	}
+	EXPECT_LT(0, samples);
+	EXPECT_EQ(0, foreign) TH_LOG("%d of %d samples not dom0's", foreign, samples);
+	munmap(mp, page + data_size);
 	close(fd);
 }
 
