@@ -36,6 +36,9 @@ PANIC = [
     (re.compile(r'UBSAN: (.*)'), 'UBSAN report'),
     (re.compile(r'WARNING: possible (recursive|circular) locking'), 'lockdep report'),
     (re.compile(r'BUG: KFENCE: (.*)'), 'KFENCE report'),
+    (re.compile(r'BUG: (.*)'), 'kernel BUG'),
+    (re.compile(r'WARNING: CPU: \d+ PID: \d+ at (.*)'), 'kernel WARNING'),
+    (re.compile(r'Oops: (.*)'), 'kernel oops'),
 ]
 
 

@@ -83,6 +83,16 @@ CASES = [
         'results': results()},
      1, ['KASAN report']),
     ('lab that did not run fails', {}, 1, ['lab t: did not run']),
+    ('kernel WARNING fails', {
+        'status': STATUS % 0,
+        'log': LOG + '[    2.0] WARNING: CPU: 1 PID: 1 at arch/x86/xen/pmu.c:42 f+0x1/0x2\n',
+        'results': results()},
+     1, ['kernel WARNING: ', 'arch/x86/xen/pmu.c:42']),
+    ('sleeping in atomic context fails', {
+        'status': STATUS % 0,
+        'log': LOG + '[    2.0] BUG: sleeping function called from invalid context at mm/slub.c:1\n',
+        'results': results()},
+     1, ['kernel BUG: ']),
     ('coloured perf test failure fails', {
         'status': STATUS % 0, 'log': LOG,
         'results': results(perf=PERF_OK + '\x1b[m  5: PERF_RECORD_* events  :\x1b[31m FAILED!\n\x1b[m\n')},
