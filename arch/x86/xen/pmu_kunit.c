@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the Xen PV PMU interface.
+ * KUnit tests for the Xen PV PMU driver.
  *
- * The xen_pmu_abi suite asks the hypervisor the kernel runs on and checks
- * that its answers land where include/xen/interface/xenpmu.h says they do:
- * Xen writes each reply at fixed offsets, so a wrong layout shows up as a
+ * xen_pmu_abi asks the hypervisor the kernel runs on and checks that its
+ * answers land where include/xen/interface/xenpmu.h says they do: Xen
+ * writes each reply at fixed offsets, so a wrong layout shows up as a
  * reply in the wrong field or a field that Xen must not touch changing.
+ *
+ * The other suites play the hypervisor's part (Xen 4.17's behaviour, as
+ * the hypercall, a trapped MSR read and perf's PMI handler are replaced by
+ * static stubs) against a vCPU state of their own, never the real one.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/gfp.h>
+#include <asm/apicdef.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+#include <linux/processor.h>
 #include <xen/xen.h>
 #include <xen/interface/xen.h>
 #include <xen/interface/xenpmu.h>
 #include <asm/xen/hypercall.h>
+
+#include "pmu.h"
 
 #define XEN_PMU_TEST_FILL32	0xa5a5a5a5U
 #define XEN_PMU_TEST_FILL64	0xa5a5a5a5a5a5a5a5ULL
@@ -106,5 +119,674 @@ static struct kunit_suite xen_pmu_abi_suite = {
 
 kunit_test_suite(xen_pmu_abi_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the Xen PV PMU interface");
+/* Vendor models and MSR classification */
+
+#define INTEL_LEAF_A(ver, gp, fixed) \
+	((struct xen_pmu_cpuid){ .vendor = X86_VENDOR_INTEL, .family = 6, \
+		.leaf_a_eax = (ver) | (gp) << 8 | 48 << 16, \
+		.leaf_a_edx = (fixed) | 48 << 5 })
+#define AMD_FAMILY(v, fam) ((struct xen_pmu_cpuid){ .vendor = (v), .family = (fam) })
+
+struct xen_pmu_test_msr {
+	u32 msr;
+	enum xen_pmu_reg_kind kind;	/* XEN_PMU_REG_NONE: not a vPMU MSR */
+	unsigned int idx;
+};
+
+static void xen_pmu_test_classify(struct kunit *test, const struct xen_pmu_model *m,
+				  const struct xen_pmu_test_msr *t, size_t n)
+{
+	struct xen_pmu_reg r;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bool hit = xen_pmu_classify(m, t[i].msr, &r);
+
+		KUNIT_EXPECT_EQ_MSG(test, hit, t[i].kind != XEN_PMU_REG_NONE,
+				    "msr %#x", t[i].msr);
+		if (!hit)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, r.kind, t[i].kind, "msr %#x", t[i].msr);
+		KUNIT_EXPECT_EQ_MSG(test, r.idx, t[i].idx, "msr %#x", t[i].msr);
+	}
+}
+
+static void xen_pmu_model_intel_v3(struct kunit *test)
+{
+	static const struct xen_pmu_test_msr t[] = {
+		{ MSR_IA32_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
+		{ MSR_IA32_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
+		{ MSR_IA32_PERFCTR0 + 4, XEN_PMU_REG_NONE },
+		{ MSR_IA32_PMC0, XEN_PMU_REG_COUNTER, 0 },
+		{ MSR_IA32_PMC0 + 3, XEN_PMU_REG_COUNTER, 3 },
+		{ MSR_IA32_PMC0 + 4, XEN_PMU_REG_NONE },
+		{ MSR_P6_EVNTSEL0, XEN_PMU_REG_EVNTSEL, 0 },
+		{ MSR_P6_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
+		{ MSR_P6_EVNTSEL0 + 4, XEN_PMU_REG_NONE },
+		{ MSR_CORE_PERF_FIXED_CTR0, XEN_PMU_REG_FIXED, 0 },
+		{ MSR_CORE_PERF_FIXED_CTR0 + 2, XEN_PMU_REG_FIXED, 2 },
+		{ MSR_CORE_PERF_FIXED_CTR0 + 3, XEN_PMU_REG_NONE },
+		{ MSR_CORE_PERF_FIXED_CTR_CTRL, XEN_PMU_REG_FIXED_CTRL },
+		{ MSR_CORE_PERF_GLOBAL_STATUS, XEN_PMU_REG_GLOBAL_STATUS },
+		{ MSR_CORE_PERF_GLOBAL_CTRL, XEN_PMU_REG_GLOBAL_CTRL },
+		{ MSR_CORE_PERF_GLOBAL_OVF_CTRL, XEN_PMU_REG_GLOBAL_OVF_CTRL },
+		{ MSR_IA32_DS_AREA, XEN_PMU_REG_NONE },
+		{ MSR_K7_EVNTSEL0, XEN_PMU_REG_NONE },
+		{ MSR_F15H_PERF_CTR, XEN_PMU_REG_NONE },
+	};
+	struct xen_pmu_cpuid id = INTEL_LEAF_A(3, 4, 3);
+	struct xen_pmu_model m;
+
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
+	KUNIT_EXPECT_EQ(test, m.vendor, XEN_PMU_VENDOR_INTEL);
+	KUNIT_EXPECT_EQ(test, m.version, 3);
+	KUNIT_EXPECT_EQ(test, m.nr_gp, 4);
+	KUNIT_EXPECT_EQ(test, m.nr_fixed, 3);
+	KUNIT_EXPECT_EQ(test, m.fixed_width, 48);
+	xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
+}
+
+/* Perfmon 4 and 5 are shown as 3; banks past what traps reach stay in the page. */
+static void xen_pmu_model_intel_v5(struct kunit *test)
+{
+	static const struct xen_pmu_test_msr t[] = {
+		{ MSR_IA32_PERFCTR0 + 7, XEN_PMU_REG_COUNTER, 7 },
+		{ MSR_P6_EVNTSEL0 + 7, XEN_PMU_REG_EVNTSEL, 7 },
+		{ MSR_CORE_PERF_FIXED_CTR0 + 3, XEN_PMU_REG_FIXED, 3 },
+		{ MSR_IA32_PERFCTR0 + 8, XEN_PMU_REG_NONE },
+	};
+	struct xen_pmu_cpuid id = INTEL_LEAF_A(5, 8, 4);
+	struct xen_pmu_model m;
+
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
+	KUNIT_EXPECT_EQ(test, m.version, 3);
+	KUNIT_EXPECT_EQ(test, m.nr_gp, 8);
+	KUNIT_EXPECT_EQ(test, m.nr_fixed, 4);
+	KUNIT_EXPECT_EQ(test, m.nr_gp_trap, 4);
+	KUNIT_EXPECT_EQ(test, m.nr_fixed_trap, 3);
+	xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
+}
+
+/* What Xen 4.17 rejects, the model rejects; absurd counts are clamped. */
+static void xen_pmu_model_intel_limits(struct kunit *test)
+{
+	struct xen_pmu_cpuid id;
+	struct xen_pmu_model m;
+
+	id = INTEL_LEAF_A(1, 4, 0);
+	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
+	id = INTEL_LEAF_A(0, 0, 0);
+	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
+	id = INTEL_LEAF_A(3, 0, 3);
+	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
+	id = INTEL_LEAF_A(3, 4, 3);
+	id.family = 15;
+	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
+	id = INTEL_LEAF_A(3, 255, 31);
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
+	KUNIT_EXPECT_EQ(test, m.nr_gp, XEN_PMU_MAX_GP);
+	KUNIT_EXPECT_EQ(test, m.nr_fixed, XEN_PMU_MAX_FIXED);
+}
+
+static void xen_pmu_model_amd_k7(struct kunit *test)
+{
+	static const struct xen_pmu_test_msr t[] = {
+		{ MSR_K7_EVNTSEL0, XEN_PMU_REG_EVNTSEL, 0 },
+		{ MSR_K7_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
+		{ MSR_K7_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
+		{ MSR_K7_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
+		{ MSR_K7_PERFCTR0 + 4, XEN_PMU_REG_NONE },
+		{ MSR_F15H_PERF_CTL, XEN_PMU_REG_NONE },
+		{ MSR_F15H_PERF_CTR, XEN_PMU_REG_NONE },
+		{ MSR_IA32_PERFCTR0, XEN_PMU_REG_NONE },
+	};
+	static const u8 families[] = { 0x10, 0x12, 0x14, 0x16 };
+	struct xen_pmu_model m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(families); i++) {
+		struct xen_pmu_cpuid id = AMD_FAMILY(X86_VENDOR_AMD, families[i]);
+
+		KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
+		KUNIT_EXPECT_EQ(test, m.nr_gp, 4);
+		xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
+	}
+}
+
+static void xen_pmu_model_amd_extended(struct kunit *test)
+{
+	static const struct xen_pmu_test_msr t[] = {
+		{ MSR_F15H_PERF_CTL, XEN_PMU_REG_EVNTSEL, 0 },
+		{ MSR_F15H_PERF_CTR, XEN_PMU_REG_COUNTER, 0 },
+		{ MSR_F15H_PERF_CTL5, XEN_PMU_REG_EVNTSEL, 5 },
+		{ MSR_F15H_PERF_CTR5, XEN_PMU_REG_COUNTER, 5 },
+		{ MSR_F15H_PERF_CTR5 + 1, XEN_PMU_REG_NONE },
+		{ MSR_F15H_PERF_CTR5 + 2, XEN_PMU_REG_NONE },
+		/* The K7 bank mirrors counters 0-3. */
+		{ MSR_K7_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
+		{ MSR_K7_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
+		{ MSR_K7_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
+		/* 0xc0010008/9 follow the K7 bank but are not PMU MSRs. */
+		{ MSR_K7_PERFCTR0 + 4, XEN_PMU_REG_NONE },
+		{ MSR_K7_PERFCTR0 + 5, XEN_PMU_REG_NONE },
+	};
+	static const struct xen_pmu_cpuid ids[] = {
+		AMD_FAMILY(X86_VENDOR_AMD, 0x15), AMD_FAMILY(X86_VENDOR_AMD, 0x17),
+		AMD_FAMILY(X86_VENDOR_AMD, 0x19), AMD_FAMILY(X86_VENDOR_HYGON, 0x18),
+	};
+	struct xen_pmu_model m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &ids[i]), 0);
+		KUNIT_EXPECT_EQ(test, m.nr_gp, 6);
+		xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
+	}
+}
+
+static void xen_pmu_model_unsupported(struct kunit *test)
+{
+	static const struct xen_pmu_cpuid ids[] = {
+		AMD_FAMILY(X86_VENDOR_AMD, 0xf), AMD_FAMILY(X86_VENDOR_AMD, 0x18),
+		AMD_FAMILY(X86_VENDOR_AMD, 0x1a), AMD_FAMILY(X86_VENDOR_HYGON, 0x17),
+		AMD_FAMILY(X86_VENDOR_CENTAUR, 6), AMD_FAMILY(X86_VENDOR_ZHAOXIN, 7),
+	};
+	struct xen_pmu_model m;
+	struct xen_pmu_reg r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &ids[i]), -ENODEV);
+		KUNIT_EXPECT_FALSE(test, xen_pmu_classify(&m, MSR_K7_PERFCTR0, &r));
+	}
+}
+
+static struct kunit_case xen_pmu_model_cases[] = {
+	KUNIT_CASE(xen_pmu_model_intel_v3),
+	KUNIT_CASE(xen_pmu_model_intel_v5),
+	KUNIT_CASE(xen_pmu_model_intel_limits),
+	KUNIT_CASE(xen_pmu_model_amd_k7),
+	KUNIT_CASE(xen_pmu_model_amd_extended),
+	KUNIT_CASE(xen_pmu_model_unsupported),
+	{}
+};
+
+static struct kunit_suite xen_pmu_model_suite = {
+	.name = "xen_pmu_model",
+	.test_cases = xen_pmu_model_cases,
+};
+
+kunit_test_suite(xen_pmu_model_suite);
+
+/*
+ * A model of Xen 4.17 behind the hypercall, a model of perf's PMI handler
+ * behind xen_pmu_handle_irq(), and a vCPU state of the test's own.
+ */
+struct xen_pmu_hv {
+	struct xen_pmu_model model;
+	struct xen_pmu_cpu cpu;
+	struct xen_pmu_data *page;
+	unsigned int calls[8];		/* hypercalls by op */
+	int flush_ret[4];		/* what successive flushes return */
+	unsigned int traps;		/* trapped MSR reads */
+	u32 last_trap_msr;
+	unsigned int handler_runs;
+	unsigned int traps_in_pmi;
+	u64 in_pmi_at_flush;
+};
+
+static struct xen_pmu_hv *xen_pmu_hv(void)
+{
+	return kunit_get_current_test()->priv;
+}
+
+static int xen_pmu_hv_hypercall(unsigned int op, void *arg)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv();
+	int ret = 0;
+
+	if (op < ARRAY_SIZE(hv->calls))
+		hv->calls[op]++;
+	if (op == XENPMU_flush) {
+		unsigned int n = hv->calls[op] - 1;
+
+		if (n < ARRAY_SIZE(hv->flush_ret))
+			ret = hv->flush_ret[n];
+		/* Xen takes the context back; a refused one stays cached. */
+		if (!ret)
+			hv->page->pmu.pmu_flags &= ~(u64)PMU_CACHED;
+	}
+	return ret;
+}
+
+static bool xen_pmu_hv_rdmsr_trap(u32 msr, u64 *val)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv();
+
+	hv->traps++;
+	if (hv->cpu.in_pmi)
+		hv->traps_in_pmi++;
+	hv->last_trap_msr = msr;
+	*val = 0x1234;
+	return true;
+}
+
+/* What XENPMU_init does to a zeroed page: the vendor bank offsets. */
+static void xen_pmu_hv_init_page(struct xen_pmu_hv *hv)
+{
+	const struct xen_pmu_model *m = &hv->model;
+
+	if (m->vendor == XEN_PMU_VENDOR_INTEL) {
+		hv->page->pmu.c.intel.fixed_counters = sizeof(struct xen_pmu_intel_ctxt);
+		hv->page->pmu.c.intel.arch_counters =
+			sizeof(struct xen_pmu_intel_ctxt) + 8 * m->nr_fixed;
+	} else {
+		hv->page->pmu.c.amd.counters = sizeof(struct xen_pmu_amd_ctxt);
+		hv->page->pmu.c.amd.ctrls = sizeof(struct xen_pmu_amd_ctxt) + 8 * m->nr_gp;
+	}
+}
+
+static struct xen_pmu_hv *xen_pmu_hv_start(struct kunit *test,
+					   const struct xen_pmu_cpuid *id)
+{
+	struct xen_pmu_hv *hv = kunit_kzalloc(test, sizeof(*hv), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, hv);
+	hv->page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hv->page);
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&hv->model, id), 0);
+	test->priv = hv;
+	xen_pmu_hv_init_page(hv);
+	KUNIT_ASSERT_EQ(test, xen_pmu_attach(&hv->cpu, &hv->model, hv->page), 0);
+	kunit_activate_static_stub(test, xen_pmu_hypercall, xen_pmu_hv_hypercall);
+	kunit_activate_static_stub(test, xen_pmu_rdmsr_trap, xen_pmu_hv_rdmsr_trap);
+	return hv;
+}
+
+/* What Xen writes at a PMI: the context is the guest's until flush. */
+static void xen_pmu_hv_pmi(struct xen_pmu_hv *hv)
+{
+	hv->page->domain_id = DOMID_SELF;
+	hv->page->pmu.r.regs.ip = 0xffffffff81000000ULL;
+	hv->page->pmu.pmu_flags = PMU_SAMPLE_PV | PMU_CACHED;
+}
+
+/* u64 at byte offset @off of the page */
+static u64 *xen_pmu_hv_at(struct xen_pmu_hv *hv, unsigned int off)
+{
+	return (u64 *)((char *)hv->page + off);
+}
+
+/*
+ * Intel perf's PMI handler, as far as the registers go: read the status,
+ * disable, read and re-arm the overflowed counters, acknowledge each
+ * overflow on its own, write the LVTPC, enable.
+ */
+static int xen_pmu_fake_intel_handler(struct pt_regs *regs)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv();
+	struct xen_pmu_cpu *c = &hv->cpu;
+	u64 status, v;
+
+	hv->handler_runs++;
+	if (!xen_pmu_cpu_msr_read(c, MSR_CORE_PERF_GLOBAL_STATUS, &status))
+		return 0;
+	xen_pmu_cpu_msr_write(c, MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	if (status & BIT_ULL(0)) {
+		v = xen_pmu_cpu_read_pmc(c, 0);
+		xen_pmu_cpu_msr_write(c, MSR_IA32_PMC0, v - 1000);
+		xen_pmu_cpu_msr_write(c, MSR_CORE_PERF_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	}
+	if (status & BIT_ULL(32)) {
+		v = xen_pmu_cpu_read_pmc(c, INTEL_PMC_FIXED_RDPMC_BASE | 0);
+		xen_pmu_cpu_msr_write(c, MSR_CORE_PERF_FIXED_CTR0, v - 1000);
+		xen_pmu_cpu_msr_write(c, MSR_CORE_PERF_GLOBAL_OVF_CTRL, BIT_ULL(32));
+	}
+	xen_pmu_cpu_msr_read(c, MSR_CORE_PERF_GLOBAL_STATUS, &status);
+	xen_pmu_cpu_lvtpc(c, APIC_DM_NMI);
+	xen_pmu_cpu_msr_write(c, MSR_CORE_PERF_GLOBAL_CTRL, 0x700000003ULL);
+	return 1;
+}
+
+/* AMD perf's handler: for each counter, read it, re-arm it, keep it enabled. */
+static int xen_pmu_fake_amd_handler(struct pt_regs *regs)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv();
+	struct xen_pmu_cpu *c = &hv->cpu;
+	unsigned int i;
+	u64 sel, v;
+
+	hv->handler_runs++;
+	for (i = 0; i < hv->model.nr_gp; i++) {
+		u32 msr = hv->model.sel_base + i * hv->model.stride;
+
+		if (!xen_pmu_cpu_msr_read(c, msr, &sel) || !(sel & BIT_ULL(22)))
+			continue;
+		v = xen_pmu_cpu_read_pmc(c, i);
+		xen_pmu_cpu_msr_write(c, hv->model.ctr_base + i * hv->model.stride,
+				      v - 1000);
+	}
+	xen_pmu_cpu_lvtpc(c, APIC_DM_NMI);
+	return 1;
+}
+
+static const struct xen_pmu_cpuid xen_pmu_test_intel = INTEL_LEAF_A(3, 4, 3);
+static const struct xen_pmu_cpuid xen_pmu_test_amd = AMD_FAMILY(X86_VENDOR_AMD, 0x17);
+
+/* A PMI on Intel: one flush, no trap, everything from the page. */
+static void xen_pmu_window_intel(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_intel);
+	struct xen_pmu_intel_ctxt *ctxt = &hv->page->pmu.c.intel;
+	struct xen_pmu_cntr_pair *pairs;
+	u64 *fixed;
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_intel_handler);
+	fixed = xen_pmu_hv_at(hv, hv->cpu.bank_a);
+	pairs = (struct xen_pmu_cntr_pair *)xen_pmu_hv_at(hv, hv->cpu.bank_b);
+	xen_pmu_hv_pmi(hv);
+	ctxt->global_status = BIT_ULL(0) | BIT_ULL(32);
+	pairs[0].counter = 5000;
+	fixed[0] = 7000;
+
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, hv->handler_runs, 1);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 1);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 0);
+	KUNIT_EXPECT_EQ(test, hv->traps, 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.msr_trapped, 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.rdpmc_trapped, 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.pmis, 1);
+	/* Both acknowledgements reach Xen, not just the last one. */
+	KUNIT_EXPECT_EQ(test, ctxt->global_ovf_ctrl, BIT_ULL(0) | BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, ctxt->global_status, 0);
+	KUNIT_EXPECT_EQ(test, pairs[0].counter, 4000);
+	KUNIT_EXPECT_EQ(test, fixed[0], 6000);
+	KUNIT_EXPECT_EQ(test, ctxt->global_ctrl, 0x700000003ULL);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI);
+	KUNIT_EXPECT_FALSE(test, hv->cpu.in_pmi);
+}
+
+static void xen_pmu_window_amd(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	u64 *ctr = xen_pmu_hv_at(hv, hv->cpu.bank_a);
+	u64 *sel = xen_pmu_hv_at(hv, hv->cpu.bank_b);
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_amd_handler);
+	xen_pmu_hv_pmi(hv);
+	sel[0] = BIT_ULL(22) | 0x76;
+	sel[5] = BIT_ULL(22) | 0xc0;
+	ctr[0] = 10000;
+	ctr[5] = 20000;
+
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 1);
+	KUNIT_EXPECT_EQ(test, hv->traps, 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.msr_trapped, 0);
+	KUNIT_EXPECT_EQ(test, ctr[0], 9000);
+	KUNIT_EXPECT_EQ(test, ctr[5], 19000);
+	KUNIT_EXPECT_EQ(test, ctr[1], 0);
+}
+
+/* Without PMU_CACHED, Xen did not hand over a context: no flush. */
+static void xen_pmu_window_not_cached(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_intel);
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_intel_handler);
+	hv->page->pmu.pmu_flags = PMU_SAMPLE_PV;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_NONE);
+	KUNIT_EXPECT_EQ(test, hv->handler_runs, 0);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.spurious, 1);
+}
+
+/* Acknowledgements outside what Xen validates never reach the page. */
+static void xen_pmu_window_ovf_mask(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_intel);
+	struct xen_pmu_intel_ctxt *ctxt = &hv->page->pmu.c.intel;
+	u64 v;
+
+	hv->page->pmu.pmu_flags = PMU_CACHED;
+	hv->cpu.in_pmi = true;
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_OVF_CTRL,
+						      BIT_ULL(55) | BIT_ULL(59) | BIT_ULL(4) |
+						      BIT_ULL(3) | BIT_ULL(35) | BIT_ULL(63)));
+	KUNIT_EXPECT_EQ(test, ctxt->global_ovf_ctrl, BIT_ULL(3) | BIT_ULL(63));
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_msr_read(&hv->cpu, MSR_CORE_PERF_GLOBAL_OVF_CTRL, &v));
+	KUNIT_EXPECT_EQ(test, v, 0);
+	hv->cpu.in_pmi = false;
+}
+
+/* A refused context is sanitised and flushed again. */
+static void xen_pmu_flush_recovers(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_intel);
+	struct xen_pmu_intel_ctxt *ctxt = &hv->page->pmu.c.intel;
+	struct xen_pmu_cntr_pair *pairs =
+		(struct xen_pmu_cntr_pair *)xen_pmu_hv_at(hv, hv->cpu.bank_b);
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_intel_handler);
+	hv->flush_ret[0] = -EIO;
+	xen_pmu_hv_pmi(hv);
+	pairs[1].control = BIT_ULL(22) | BIT_ULL(21) | BIT_ULL(33) | 0x3c;
+	ctxt->pebs_enable = 1;
+	ctxt->fixed_ctrl = 0xfff;
+
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 2);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.flush_errors, 1);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.flush_recovered, 1);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.stopped, 0);
+	KUNIT_EXPECT_EQ(test, pairs[1].control, BIT_ULL(22) | 0x3c);
+	KUNIT_EXPECT_EQ(test, ctxt->pebs_enable, 0);
+	KUNIT_EXPECT_EQ(test, ctxt->fixed_ctrl, 0xbbb);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.pmu_flags & PMU_CACHED, 0);
+}
+
+/* Refused twice: every counter is stopped, which Xen accepts. */
+static void xen_pmu_flush_stops(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	u64 *sel = xen_pmu_hv_at(hv, hv->cpu.bank_b);
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_amd_handler);
+	hv->flush_ret[0] = -EIO;
+	hv->flush_ret[1] = -EIO;
+	xen_pmu_hv_pmi(hv);
+	sel[2] = BIT_ULL(22) | 0x76;
+
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 3);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.flush_errors, 2);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.stopped, 1);
+	KUNIT_EXPECT_EQ(test, sel[2], 0);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.pmu_flags & PMU_CACHED, 0);
+}
+
+/* Other errors are counted and reported, not retried. */
+static void xen_pmu_flush_einval(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_amd_handler);
+	hv->flush_ret[0] = -EINVAL;
+	xen_pmu_hv_pmi(hv);
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 1);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.flush_errors, 1);
+	KUNIT_EXPECT_FALSE(test, hv->cpu.in_pmi);
+}
+
+/* LVTPC: only a change of the mask bit outside a PMI costs a hypercall. */
+static void xen_pmu_lvtpc(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI | APIC_LVT_MASKED), 0);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI | APIC_LVT_MASKED);
+	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI | APIC_LVT_MASKED);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
+	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 2);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI);
+	hv->cpu.in_pmi = true;
+	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI | APIC_LVT_MASKED);
+	hv->cpu.in_pmi = false;
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 2);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI | APIC_LVT_MASKED);
+}
+
+/* Outside the window: counters trap, written event selects do not. */
+static void xen_pmu_outside_window(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	u64 v = 0;
+
+	KUNIT_EXPECT_FALSE(test, xen_pmu_cpu_msr_read(&hv->cpu, MSR_F15H_PERF_CTL, &v));
+	KUNIT_EXPECT_FALSE(test, xen_pmu_cpu_msr_write(&hv->cpu, MSR_F15H_PERF_CTL, 0x430076));
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_msr_read(&hv->cpu, MSR_F15H_PERF_CTL, &v));
+	KUNIT_EXPECT_EQ(test, v, 0x430076);
+	/* The K7 alias is the same register. */
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_msr_read(&hv->cpu, MSR_K7_EVNTSEL0, &v));
+	KUNIT_EXPECT_EQ(test, v, 0x430076);
+	KUNIT_EXPECT_FALSE(test, xen_pmu_cpu_msr_read(&hv->cpu, MSR_F15H_PERF_CTR, &v));
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.msr_shadowed, 2);
+	/* RDPMC by a trapped read of the counter's MSR. */
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, 5), 0x1234);
+	KUNIT_EXPECT_EQ(test, hv->last_trap_msr, MSR_F15H_PERF_CTR5);
+	KUNIT_EXPECT_EQ(test, hv->traps, 1);
+	/* A stale page is never read outside the window. */
+	*xen_pmu_hv_at(hv, hv->cpu.bank_a) = 0xdead;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, 0), 0x1234);
+	KUNIT_EXPECT_EQ(test, hv->traps, 2);
+}
+
+/* Intel counters that traps cannot reach read as 0 outside the window. */
+static void xen_pmu_outside_window_intel(struct kunit *test)
+{
+	struct xen_pmu_cpuid id = INTEL_LEAF_A(3, 8, 4);
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &id);
+
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, 2), 0x1234);
+	KUNIT_EXPECT_EQ(test, hv->last_trap_msr, MSR_IA32_PERFCTR0 + 2);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, INTEL_PMC_FIXED_RDPMC_BASE | 1),
+			0x1234);
+	KUNIT_EXPECT_EQ(test, hv->last_trap_msr, MSR_CORE_PERF_FIXED_CTR0 + 1);
+	KUNIT_EXPECT_EQ(test, hv->traps, 2);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, 6), 0);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, INTEL_PMC_FIXED_RDPMC_BASE | 3), 0);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, 100), 0);
+	KUNIT_EXPECT_EQ(test, hv->traps, 2);
+}
+
+static struct kunit_case xen_pmu_window_cases[] = {
+	KUNIT_CASE(xen_pmu_window_intel),
+	KUNIT_CASE(xen_pmu_window_amd),
+	KUNIT_CASE(xen_pmu_window_not_cached),
+	KUNIT_CASE(xen_pmu_window_ovf_mask),
+	KUNIT_CASE(xen_pmu_flush_recovers),
+	KUNIT_CASE(xen_pmu_flush_stops),
+	KUNIT_CASE(xen_pmu_flush_einval),
+	KUNIT_CASE(xen_pmu_lvtpc),
+	KUNIT_CASE(xen_pmu_outside_window),
+	KUNIT_CASE(xen_pmu_outside_window_intel),
+	{}
+};
+
+static struct kunit_suite xen_pmu_window_suite = {
+	.name = "xen_pmu_window",
+	.test_cases = xen_pmu_window_cases,
+};
+
+kunit_test_suite(xen_pmu_window_suite);
+
+/* Hostile shared-page contents */
+
+static void xen_pmu_hostile_offsets(struct kunit *test)
+{
+	static const struct {
+		u32 a, b;
+		int ret;
+	} t[] = {
+		{ 0, 0, -ENOENT },			/* no context */
+		{ 64, 88, 0 },				/* what Xen writes */
+		{ 0xfffffff0, 88, -EINVAL },		/* outside the page */
+		{ 64, 0x7fffffff, -EINVAL },
+		{ 8, 88, -EINVAL },			/* inside the fixed part */
+		{ 65, 88, -EINVAL },			/* misaligned */
+		{ 64, 64, -EINVAL },			/* overlapping banks */
+		{ 64, PAGE_SIZE - 96 - 8, -EINVAL },	/* bank ends past the page */
+		{ 64, PAGE_SIZE - 96 - 64, 0 },		/* bank ends at the page end */
+	};
+	struct xen_pmu_data *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct xen_pmu_cpuid id = INTEL_LEAF_A(3, 4, 3);
+	struct xen_pmu_model m;
+	struct xen_pmu_cpu c;
+	size_t i;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		memset(&c, 0, sizeof(c));
+		page->pmu.c.intel.fixed_counters = t[i].a;
+		page->pmu.c.intel.arch_counters = t[i].b;
+		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_attach(&c, &m, page), t[i].ret,
+				    "offsets %#x %#x", t[i].a, t[i].b);
+		if (t[i].ret)
+			KUNIT_EXPECT_NULL(test, c.page);
+	}
+}
+
+/* Offsets changed after attach are never used. */
+static void xen_pmu_hostile_late_offsets(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	unsigned int bank_a = hv->cpu.bank_a;
+
+	hv->page->pmu.c.amd.counters = 0x7ffffff0;
+	hv->page->pmu.c.amd.ctrls = 0x7ffffff8;
+	hv->cpu.in_pmi = true;
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_msr_write(&hv->cpu, MSR_F15H_PERF_CTR5, 42));
+	hv->cpu.in_pmi = false;
+	KUNIT_EXPECT_EQ(test, hv->cpu.bank_a, bank_a);
+	KUNIT_EXPECT_EQ(test, *xen_pmu_hv_at(hv, bank_a + 5 * 8), 42);
+}
+
+/* Absurd counter counts cannot make the banks reach past the page. */
+static void xen_pmu_hostile_counts(struct kunit *test)
+{
+	struct xen_pmu_data *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct xen_pmu_cpuid id = INTEL_LEAF_A(3, 255, 31);
+	struct xen_pmu_model m;
+	struct xen_pmu_cpu c = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
+	page->pmu.c.intel.fixed_counters = 64;
+	page->pmu.c.intel.arch_counters = PAGE_SIZE - 96 - 16 * 4;
+	KUNIT_EXPECT_EQ(test, xen_pmu_attach(&c, &m, page), -EINVAL);
+	page->pmu.c.intel.arch_counters = PAGE_SIZE - 96 - 16 * XEN_PMU_MAX_GP;
+	KUNIT_EXPECT_EQ(test, xen_pmu_attach(&c, &m, page), 0);
+}
+
+static struct kunit_case xen_pmu_hostile_cases[] = {
+	KUNIT_CASE(xen_pmu_hostile_offsets),
+	KUNIT_CASE(xen_pmu_hostile_late_offsets),
+	KUNIT_CASE(xen_pmu_hostile_counts),
+	{}
+};
+
+static struct kunit_suite xen_pmu_hostile_suite = {
+	.name = "xen_pmu_hostile",
+	.test_cases = xen_pmu_hostile_cases,
+};
+
+kunit_test_suite(xen_pmu_hostile_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the Xen PV PMU driver");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

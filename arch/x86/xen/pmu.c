@@ -1,0 +1,970 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Xen PV PMU driver.
+ *
+ * A PV guest cannot touch the PMU itself: every PMU MSR access traps into
+ * Xen, and a counter overflow is taken by Xen, which saves the PMU context
+ * into a page shared with the guest, marks it PMU_CACHED and raises
+ * VIRQ_XENPMU.  From then until XENPMU_flush (the PMI window) the context
+ * is the guest's, in that page: this driver serves every PMU MSR access
+ * and RDPMC of the x86 perf handler from it, so that a PMI costs one
+ * hypercall and no trap.  Outside the window the page is stale; accesses
+ * trap, except event-select reads, which a per-CPU shadow of what was last
+ * written answers.
+ *
+ * The vendor model (struct xen_pmu_model) says which MSRs are PMU MSRs and
+ * where they live in the page; it is built once from CPUID, and the bank
+ * offsets Xen writes at XENPMU_init are checked once against the page and
+ * the model, then never read again.
+ */
+
+#define pr_fmt(fmt) "xen_pmu: " fmt
+
+#include <linux/bitops.h>
+#include <linux/debugfs.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/seq_file.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+
+#include <asm/apicdef.h>
+#include <asm/msr.h>
+#include <linux/processor.h>
+#include <asm/xen/hypercall.h>
+#include <asm/xen/page.h>
+#include <xen/xen.h>
+#include <xen/interface/xen.h>
+#include <xen/interface/xenpmu.h>
+
+#include "xen-ops.h"
+#include "pmu.h"
+#include "../events/perf_event.h"
+
+/* AMD event select: counter enable. */
+#define XEN_PMU_AMD_ENABLE		BIT_ULL(22)
+/* Intel event select bits Xen refuses at flush: 63:32, AnyThread, PC. */
+#define XEN_PMU_INTEL_SEL_BAD		(GENMASK_ULL(63, 32) | BIT_ULL(21) | BIT_ULL(19))
+/* Intel FIXED_CTR_CTRL: per counter, the OS, USR and PMI bits Xen allows. */
+#define XEN_PMU_INTEL_FIXED_OK		0xbULL
+
+static struct xen_pmu_model xen_pmu_model;
+static DEFINE_PER_CPU(struct xen_pmu_cpu, xen_pmu_cpus);
+
+/* True once the boot CPU's vPMU is registered with Xen. */
+bool is_xen_pmu;
+
+/* The hypercall, a trapped MSR access and the x86 perf handler are what
+ * the KUnit tests replace with a model of the hypervisor and of perf.
+ */
+VISIBLE_IF_KUNIT int xen_pmu_hypercall(unsigned int op, void *arg)
+{
+	KUNIT_STATIC_STUB_REDIRECT(xen_pmu_hypercall, op, arg);
+	return HYPERVISOR_xenpmu_op(op, arg);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_hypercall);
+
+VISIBLE_IF_KUNIT bool xen_pmu_rdmsr_trap(u32 msr, u64 *val)
+{
+	int err = 0;
+
+	KUNIT_STATIC_STUB_REDIRECT(xen_pmu_rdmsr_trap, msr, val);
+	*val = native_read_msr_safe(msr, &err);
+	return !err;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_rdmsr_trap);
+
+VISIBLE_IF_KUNIT int xen_pmu_handle_irq(struct pt_regs *regs)
+{
+	KUNIT_STATIC_STUB_REDIRECT(xen_pmu_handle_irq, regs);
+	if (!x86_pmu.handle_irq)
+		return 0;
+	return x86_pmu.handle_irq(regs);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_handle_irq);
+
+/* Vendor models */
+
+static int xen_pmu_model_intel(struct xen_pmu_model *m,
+			       const struct xen_pmu_cpuid *id)
+{
+	unsigned int version = id->leaf_a_eax & 0xff;
+
+	/* Xen 4.17 supports family 6 with perfmon 2..5, shown as 3. */
+	if (id->family != 6 || version < 2)
+		return -ENODEV;
+	m->vendor = XEN_PMU_VENDOR_INTEL;
+	m->name = "Intel architectural perfmon";
+	m->version = min(version, 3U);
+	m->nr_gp = min_t(unsigned int, (id->leaf_a_eax >> 8) & 0xff, XEN_PMU_MAX_GP);
+	m->nr_fixed = min_t(unsigned int, id->leaf_a_edx & 0x1f, XEN_PMU_MAX_FIXED);
+	m->fixed_width = (id->leaf_a_edx >> 5) & 0xff;
+	if (!m->nr_gp)
+		return -ENODEV;
+	/* Trapped accesses reach event selects 0-3 and fixed counters 0-2. */
+	m->nr_gp_trap = min(m->nr_gp, 4U);
+	m->nr_fixed_trap = min(m->nr_fixed, 3U);
+	m->ctr_base = MSR_IA32_PERFCTR0;
+	m->sel_base = MSR_P6_EVNTSEL0;
+	m->stride = 1;
+	m->full_width = MSR_IA32_PMC0;
+	return 0;
+}
+
+static int xen_pmu_model_amd(struct xen_pmu_model *m,
+			     const struct xen_pmu_cpuid *id)
+{
+	bool hygon = id->vendor == X86_VENDOR_HYGON;
+
+	m->vendor = XEN_PMU_VENDOR_AMD;
+	if (!hygon && (id->family == 0x10 || id->family == 0x12 ||
+		       id->family == 0x14 || id->family == 0x16)) {
+		m->name = "AMD K7 bank";
+		m->nr_gp = 4;
+		m->ctr_base = MSR_K7_PERFCTR0;
+		m->sel_base = MSR_K7_EVNTSEL0;
+		m->stride = 1;
+	} else if ((!hygon && (id->family == 0x15 || id->family == 0x17 ||
+			       id->family == 0x19)) ||
+		   (hygon && id->family == 0x18)) {
+		m->name = hygon ? "Hygon extended bank" : "AMD extended bank";
+		m->nr_gp = 6;
+		m->ctr_base = MSR_F15H_PERF_CTR;
+		m->sel_base = MSR_F15H_PERF_CTL;
+		m->stride = 2;
+		m->legacy_ctr = MSR_K7_PERFCTR0;
+		m->legacy_sel = MSR_K7_EVNTSEL0;
+	} else {
+		m->vendor = XEN_PMU_VENDOR_NONE;
+		return -ENODEV;
+	}
+	m->nr_gp_trap = m->nr_gp;
+	m->amd_ctl_reserved = GENMASK_ULL(63, 42) | GENMASK_ULL(39, 36) |
+			      BIT_ULL(21) | BIT_ULL(19);
+	return 0;
+}
+
+/**
+ * xen_pmu_model_init() - describe the PMU Xen 4.17 virtualises
+ * @m: filled in
+ * @id: the boot CPU's vendor, family and CPUID leaf 0xA
+ *
+ * Return: 0, or -ENODEV for a vendor, family or perfmon version that Xen
+ * 4.17 gives no vPMU.
+ */
+VISIBLE_IF_KUNIT int xen_pmu_model_init(struct xen_pmu_model *m,
+					const struct xen_pmu_cpuid *id)
+{
+	memset(m, 0, sizeof(*m));
+	switch (id->vendor) {
+	case X86_VENDOR_INTEL:
+		return xen_pmu_model_intel(m, id);
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		return xen_pmu_model_amd(m, id);
+	default:
+		return -ENODEV;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_model_init);
+
+/* MSR classification */
+
+static bool xen_pmu_in_bank(u32 msr, u32 base, unsigned int stride,
+			    unsigned int n, unsigned int *idx)
+{
+	u32 d;
+
+	if (!base || msr < base)
+		return false;
+	d = msr - base;
+	if (d % stride || d / stride >= n)
+		return false;
+	*idx = d / stride;
+	return true;
+}
+
+static bool xen_pmu_classify_intel(const struct xen_pmu_model *m, u32 msr,
+				   struct xen_pmu_reg *r)
+{
+	switch (msr) {
+	case MSR_CORE_PERF_FIXED_CTR_CTRL:
+		r->kind = XEN_PMU_REG_FIXED_CTRL;
+		return true;
+	case MSR_CORE_PERF_GLOBAL_STATUS:
+		r->kind = XEN_PMU_REG_GLOBAL_STATUS;
+		return true;
+	case MSR_CORE_PERF_GLOBAL_CTRL:
+		r->kind = XEN_PMU_REG_GLOBAL_CTRL;
+		return true;
+	case MSR_CORE_PERF_GLOBAL_OVF_CTRL:
+		r->kind = XEN_PMU_REG_GLOBAL_OVF_CTRL;
+		return true;
+	}
+	if (xen_pmu_in_bank(msr, m->ctr_base, 1, m->nr_gp, &r->idx) ||
+	    xen_pmu_in_bank(msr, m->full_width, 1, m->nr_gp, &r->idx)) {
+		r->kind = XEN_PMU_REG_COUNTER;
+		return true;
+	}
+	if (xen_pmu_in_bank(msr, m->sel_base, 1, m->nr_gp, &r->idx)) {
+		r->kind = XEN_PMU_REG_EVNTSEL;
+		return true;
+	}
+	if (xen_pmu_in_bank(msr, MSR_CORE_PERF_FIXED_CTR0, 1, m->nr_fixed, &r->idx)) {
+		r->kind = XEN_PMU_REG_FIXED;
+		return true;
+	}
+	return false;
+}
+
+static bool xen_pmu_classify_amd(const struct xen_pmu_model *m, u32 msr,
+				 struct xen_pmu_reg *r)
+{
+	if (xen_pmu_in_bank(msr, m->ctr_base, m->stride, m->nr_gp, &r->idx) ||
+	    xen_pmu_in_bank(msr, m->legacy_ctr, 1, 4, &r->idx)) {
+		r->kind = XEN_PMU_REG_COUNTER;
+		return true;
+	}
+	if (xen_pmu_in_bank(msr, m->sel_base, m->stride, m->nr_gp, &r->idx) ||
+	    xen_pmu_in_bank(msr, m->legacy_sel, 1, 4, &r->idx)) {
+		r->kind = XEN_PMU_REG_EVNTSEL;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * xen_pmu_classify() - is @msr a register of the vPMU, and which
+ * @m: the vendor model
+ * @msr: MSR index
+ * @r: the register, when it is one
+ *
+ * Only registers inside the banks the model declares are classified;
+ * anything else is left to trap into Xen.
+ *
+ * Return: true if @msr is a vPMU register.
+ */
+VISIBLE_IF_KUNIT bool xen_pmu_classify(const struct xen_pmu_model *m, u32 msr,
+				       struct xen_pmu_reg *r)
+{
+	r->kind = XEN_PMU_REG_NONE;
+	r->idx = 0;
+	switch (m->vendor) {
+	case XEN_PMU_VENDOR_INTEL:
+		return xen_pmu_classify_intel(m, msr, r);
+	case XEN_PMU_VENDOR_AMD:
+		return xen_pmu_classify_amd(m, msr, r);
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_classify);
+
+/* The MSR a trapped access to @r uses, or 0 if Xen routes none. */
+static u32 xen_pmu_reg_msr(const struct xen_pmu_model *m,
+			   const struct xen_pmu_reg *r)
+{
+	switch (r->kind) {
+	case XEN_PMU_REG_COUNTER:
+		if (r->idx >= m->nr_gp_trap)
+			return 0;
+		return m->ctr_base + r->idx * m->stride;
+	case XEN_PMU_REG_FIXED:
+		if (r->idx >= m->nr_fixed_trap)
+			return 0;
+		return MSR_CORE_PERF_FIXED_CTR0 + r->idx;
+	default:
+		return 0;
+	}
+}
+
+/* The shared page */
+
+static bool xen_pmu_bank_ok(u32 off, size_t len, size_t fixed_part)
+{
+	const size_t ctxt = offsetof(struct xen_pmu_data, pmu.c);
+
+	return off >= fixed_part && IS_ALIGNED(off, sizeof(u64)) &&
+	       off <= PAGE_SIZE - ctxt && len <= PAGE_SIZE - ctxt - off;
+}
+
+/**
+ * xen_pmu_attach() - check the banks Xen declared and take the page
+ * @c: the vCPU's state
+ * @m: the vendor model
+ * @page: the page, after a successful XENPMU_init
+ *
+ * Return: 0; -ENOENT when Xen declared no banks (it gave this vCPU no
+ * vPMU context, e.g. because the mode is off); -EINVAL when a bank does
+ * not fit in the page or the banks overlap.
+ */
+VISIBLE_IF_KUNIT int xen_pmu_attach(struct xen_pmu_cpu *c,
+				    const struct xen_pmu_model *m,
+				    struct xen_pmu_data *page)
+{
+	const size_t ctxt = offsetof(struct xen_pmu_data, pmu.c);
+	size_t a_len, b_len, fixed_part;
+	u32 a, b;
+
+	switch (m->vendor) {
+	case XEN_PMU_VENDOR_INTEL:
+		a = READ_ONCE(page->pmu.c.intel.fixed_counters);
+		b = READ_ONCE(page->pmu.c.intel.arch_counters);
+		a_len = m->nr_fixed * sizeof(u64);
+		b_len = m->nr_gp * sizeof(struct xen_pmu_cntr_pair);
+		fixed_part = sizeof(struct xen_pmu_intel_ctxt);
+		break;
+	case XEN_PMU_VENDOR_AMD:
+		a = READ_ONCE(page->pmu.c.amd.counters);
+		b = READ_ONCE(page->pmu.c.amd.ctrls);
+		a_len = m->nr_gp * sizeof(u64);
+		b_len = a_len;
+		fixed_part = sizeof(struct xen_pmu_amd_ctxt);
+		break;
+	default:
+		return -ENODEV;
+	}
+	if (!a && !b)
+		return -ENOENT;
+	if (!xen_pmu_bank_ok(a, a_len, fixed_part) ||
+	    !xen_pmu_bank_ok(b, b_len, fixed_part) ||
+	    (a < b + b_len && b < a + a_len && a_len && b_len))
+		return -EINVAL;
+	c->model = m;
+	c->bank_a = ctxt + a;
+	c->bank_b = ctxt + b;
+	c->in_pmi = false;
+	c->shadow_valid = 0;
+	c->page = page;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_attach);
+
+/* Where @r lives in the page, or NULL if it has no place there. */
+static u64 *xen_pmu_slot(struct xen_pmu_cpu *c, const struct xen_pmu_reg *r)
+{
+	const struct xen_pmu_model *m = c->model;
+	struct xen_pmu_intel_ctxt *intel = &c->page->pmu.c.intel;
+	void *base = c->page;
+	struct xen_pmu_cntr_pair *pairs = base + c->bank_b;
+	bool is_intel = m->vendor == XEN_PMU_VENDOR_INTEL;
+
+	switch (r->kind) {
+	case XEN_PMU_REG_COUNTER:
+		if (r->idx >= m->nr_gp)
+			return NULL;
+		return is_intel ? &pairs[r->idx].counter :
+				  (u64 *)(base + c->bank_a) + r->idx;
+	case XEN_PMU_REG_EVNTSEL:
+		if (r->idx >= m->nr_gp)
+			return NULL;
+		return is_intel ? &pairs[r->idx].control :
+				  (u64 *)(base + c->bank_b) + r->idx;
+	case XEN_PMU_REG_FIXED:
+		if (!is_intel || r->idx >= m->nr_fixed)
+			return NULL;
+		return (u64 *)(base + c->bank_a) + r->idx;
+	case XEN_PMU_REG_FIXED_CTRL:
+		return is_intel ? &intel->fixed_ctrl : NULL;
+	case XEN_PMU_REG_GLOBAL_CTRL:
+		return is_intel ? &intel->global_ctrl : NULL;
+	case XEN_PMU_REG_GLOBAL_STATUS:
+		return is_intel ? &intel->global_status : NULL;
+	case XEN_PMU_REG_GLOBAL_OVF_CTRL:
+		return is_intel ? &intel->global_ovf_ctrl : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Intel: the GLOBAL_OVF_CTRL bits Xen 4.17 accepts at flush. */
+static u64 xen_pmu_ovf_mask(const struct xen_pmu_model *m)
+{
+	u64 mask = GENMASK_ULL(m->nr_gp - 1, 0) | BIT_ULL(62) | BIT_ULL(63);
+
+	if (m->nr_fixed)
+		mask |= GENMASK_ULL(32 + m->nr_fixed - 1, 32);
+	if (m->version > 2)
+		mask |= BIT_ULL(61);
+	return mask;
+}
+
+/* Intel: the GLOBAL_CTRL bits Xen 4.17 accepts at flush. */
+static u64 xen_pmu_global_mask(const struct xen_pmu_model *m)
+{
+	u64 mask = GENMASK_ULL(m->nr_gp - 1, 0);
+
+	if (m->nr_fixed)
+		mask |= GENMASK_ULL(32 + m->nr_fixed - 1, 32);
+	return mask;
+}
+
+/**
+ * xen_pmu_cpu_msr_read() - serve a PMU MSR read without trapping if possible
+ * @c: the vCPU's state
+ * @msr: MSR index
+ * @val: the value, when served
+ *
+ * Return: true if @val holds the register; false if the caller must read
+ * the MSR (a trap into Xen).
+ */
+VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_read(struct xen_pmu_cpu *c, u32 msr,
+					   u64 *val)
+{
+	struct xen_pmu_reg r;
+	u64 *slot;
+
+	if (!c->page || !xen_pmu_classify(c->model, msr, &r))
+		return false;
+	if (c->in_pmi) {
+		slot = xen_pmu_slot(c, &r);
+		if (slot) {
+			/* Like the hardware register, it reads as zero. */
+			*val = r.kind == XEN_PMU_REG_GLOBAL_OVF_CTRL ? 0 : READ_ONCE(*slot);
+			c->stats.msr_emulated++;
+			return true;
+		}
+	} else if (r.kind == XEN_PMU_REG_EVNTSEL &&
+		   test_bit(r.idx, &c->shadow_valid)) {
+		*val = c->shadow_sel[r.idx];
+		c->stats.msr_shadowed++;
+		return true;
+	}
+	c->stats.msr_trapped++;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_read);
+
+/**
+ * xen_pmu_cpu_msr_write() - write a PMU MSR into the page if in a PMI
+ * @c: the vCPU's state
+ * @msr: MSR index
+ * @val: the value
+ *
+ * Inside the PMI window the write goes to the page, where Xen takes it at
+ * XENPMU_flush: GLOBAL_OVF_CTRL writes accumulate (Xen applies only the
+ * page's final value) and clear their bits from the cached status, so
+ * that perf's handler sees them acknowledged.  Outside the window the
+ * write is the caller's to make; an event select is remembered so that
+ * reading it back needs no trap.
+ *
+ * Return: true if the write was served from the page.
+ */
+VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr,
+					    u64 val)
+{
+	struct xen_pmu_intel_ctxt *intel;
+	struct xen_pmu_reg r;
+	u64 *slot;
+
+	if (!c->page || !xen_pmu_classify(c->model, msr, &r))
+		return false;
+	if (r.kind == XEN_PMU_REG_EVNTSEL) {
+		c->shadow_sel[r.idx] = val;
+		__set_bit(r.idx, &c->shadow_valid);
+	}
+	if (!c->in_pmi) {
+		c->stats.msr_trapped++;
+		return false;
+	}
+	slot = xen_pmu_slot(c, &r);
+	if (!slot) {
+		c->stats.msr_trapped++;
+		return false;
+	}
+	intel = &c->page->pmu.c.intel;
+	switch (r.kind) {
+	case XEN_PMU_REG_GLOBAL_OVF_CTRL:
+		val &= xen_pmu_ovf_mask(c->model);
+		WRITE_ONCE(*slot, READ_ONCE(*slot) | val);
+		WRITE_ONCE(intel->global_status, READ_ONCE(intel->global_status) & ~val);
+		break;
+	case XEN_PMU_REG_GLOBAL_STATUS:
+		/* Read-only: Xen ignores the page's copy at flush. */
+		break;
+	default:
+		WRITE_ONCE(*slot, val);
+		break;
+	}
+	c->stats.msr_emulated++;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_write);
+
+/**
+ * xen_pmu_cpu_read_pmc() - emulate RDPMC, which faults in a PV guest
+ * @c: the vCPU's state
+ * @counter: RDPMC index (Intel: bit 30 selects the fixed counters)
+ *
+ * Return: the counter, from the page inside a PMI, else by a trapped read
+ * of its MSR; 0 for a counter Xen does not provide.
+ */
+VISIBLE_IF_KUNIT u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter)
+{
+	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_COUNTER, .idx = counter };
+	u64 val = 0, *slot;
+	u32 msr;
+
+	if (!c->model)
+		return 0;
+	if (c->model->vendor == XEN_PMU_VENDOR_INTEL &&
+	    (counter & INTEL_PMC_FIXED_RDPMC_BASE)) {
+		r.kind = XEN_PMU_REG_FIXED;
+		r.idx = counter & ~INTEL_PMC_FIXED_RDPMC_BASE;
+	}
+	if (c->page && c->in_pmi) {
+		slot = xen_pmu_slot(c, &r);
+		if (slot) {
+			c->stats.rdpmc_emulated++;
+			return READ_ONCE(*slot);
+		}
+	}
+	msr = xen_pmu_reg_msr(c->model, &r);
+	if (!msr)
+		return 0;
+	c->stats.rdpmc_trapped++;
+	if (!xen_pmu_rdmsr_trap(msr, &val))
+		return 0;
+	return val;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_read_pmc);
+
+/**
+ * xen_pmu_cpu_lvtpc() - set the LVTPC mask bit Xen applies to our PMIs
+ * @c: the vCPU's state
+ * @val: the LVTPC value perf writes; Xen uses only APIC_LVT_MASKED
+ *
+ * The page's copy is the state Xen applies at flush and at lvtpc_set, and
+ * Xen never writes it: a write that does not change the mask bit needs no
+ * hypercall, and one inside the PMI window is applied by the flush.
+ *
+ * Return: 0 or the error of XENPMU_lvtpc_set.
+ */
+VISIBLE_IF_KUNIT int xen_pmu_cpu_lvtpc(struct xen_pmu_cpu *c, u32 val)
+{
+	u32 old;
+
+	if (!c->page)
+		return 0;
+	old = READ_ONCE(c->page->pmu.l.lapic_lvtpc);
+	WRITE_ONCE(c->page->pmu.l.lapic_lvtpc, val);
+	if (c->in_pmi || !((old ^ val) & APIC_LVT_MASKED))
+		return 0;
+	c->stats.lvtpc++;
+	return xen_pmu_hypercall(XENPMU_lvtpc_set, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_lvtpc);
+
+/* Put the page's context within what Xen 4.17 validates at flush. */
+static void xen_pmu_sanitize(struct xen_pmu_cpu *c)
+{
+	const struct xen_pmu_model *m = c->model;
+	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_EVNTSEL };
+	struct xen_pmu_intel_ctxt *intel = &c->page->pmu.c.intel;
+	unsigned int i;
+	u64 *sel;
+
+	for (i = 0; i < m->nr_gp; i++) {
+		r.idx = i;
+		sel = xen_pmu_slot(c, &r);
+		if (m->vendor == XEN_PMU_VENDOR_INTEL)
+			*sel &= ~XEN_PMU_INTEL_SEL_BAD;
+		else
+			*sel &= ~m->amd_ctl_reserved;
+	}
+	if (m->vendor == XEN_PMU_VENDOR_INTEL) {
+		u64 fixed_ok = 0, *fixed = (u64 *)((void *)c->page + c->bank_a);
+
+		for (i = 0; i < m->nr_fixed; i++) {
+			fixed_ok |= XEN_PMU_INTEL_FIXED_OK << (4 * i);
+			if (m->fixed_width && m->fixed_width < 64)
+				fixed[i] &= GENMASK_ULL(m->fixed_width - 1, 0);
+		}
+		intel->fixed_ctrl &= fixed_ok;
+		intel->global_ctrl &= xen_pmu_global_mask(m);
+		intel->global_ovf_ctrl &= xen_pmu_ovf_mask(m);
+		intel->pebs_enable = 0;
+	}
+	c->shadow_valid = 0;
+}
+
+/* Stop every counter of the page's context, which Xen must then accept. */
+static void xen_pmu_stop(struct xen_pmu_cpu *c)
+{
+	const struct xen_pmu_model *m = c->model;
+	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_EVNTSEL };
+	unsigned int i;
+
+	if (m->vendor == XEN_PMU_VENDOR_INTEL) {
+		c->page->pmu.c.intel.global_ctrl = 0;
+		c->page->pmu.c.intel.global_ovf_ctrl = 0;
+		c->page->pmu.c.intel.fixed_ctrl = 0;
+	}
+	for (i = 0; i < m->nr_gp; i++) {
+		r.idx = i;
+		*xen_pmu_slot(c, &r) = 0;
+	}
+	c->shadow_valid = 0;
+}
+
+/*
+ * Hand the context back to Xen.  A context Xen refuses (-EIO) leaves the
+ * vCPU with its counters stopped and its PMIs masked, so it is never left
+ * like that: first the context is put within Xen's rules and flushed
+ * again; if Xen still refuses it, every counter is stopped, which Xen
+ * accepts, and the loss is reported.
+ */
+static void xen_pmu_flush(struct xen_pmu_cpu *c)
+{
+	int ret;
+
+	c->stats.flushes++;
+	ret = xen_pmu_hypercall(XENPMU_flush, NULL);
+	if (!ret)
+		return;
+	c->stats.flush_errors++;
+	if (ret == -EIO) {
+		xen_pmu_sanitize(c);
+		c->stats.flushes++;
+		ret = xen_pmu_hypercall(XENPMU_flush, NULL);
+		if (!ret) {
+			c->stats.flush_recovered++;
+			pr_warn_ratelimited("CPU%u: Xen refused the PMU context; flushed it again within Xen's limits\n",
+					    smp_processor_id());
+			return;
+		}
+		c->stats.flush_errors++;
+		xen_pmu_stop(c);
+		c->stats.flushes++;
+		c->stats.stopped++;
+		ret = xen_pmu_hypercall(XENPMU_flush, NULL);
+		if (!ret) {
+			pr_err_ratelimited("CPU%u: Xen refused the PMU context twice; counters of this CPU stopped\n",
+					   smp_processor_id());
+			return;
+		}
+		c->stats.flush_errors++;
+	}
+	pr_err_ratelimited("CPU%u: XENPMU_flush failed (%d); this CPU gets no more PMIs\n",
+			   smp_processor_id(), ret);
+}
+
+static void xen_pmu_convert_regs(const struct xen_pmu_data *d, u64 flags,
+				 struct pt_regs *regs)
+{
+	const struct xen_pmu_regs *xr = &d->pmu.r.regs;
+	bool user;
+
+	regs->ip = READ_ONCE(xr->ip);
+	regs->sp = READ_ONCE(xr->sp);
+	regs->cs = READ_ONCE(xr->cs);
+	if (flags & PMU_SAMPLE_PV)
+		user = flags & PMU_SAMPLE_USER;
+	else
+		user = READ_ONCE(xr->cpl) & 3;
+	regs->cs = user ? regs->cs | 3 : regs->cs & ~3;
+}
+
+/**
+ * xen_pmu_cpu_pmi() - handle VIRQ_XENPMU for one vCPU
+ * @c: the vCPU's state
+ *
+ * Without PMU_CACHED Xen has not handed over a context: nothing is read
+ * from the page and nothing is flushed (a flush would reload stale values).
+ *
+ * Return: IRQ_HANDLED if perf found an overflow.
+ */
+VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
+{
+	struct xen_pmu_data *d = c->page;
+	struct pt_regs regs = {};
+	irqreturn_t ret = IRQ_NONE;
+	u64 flags;
+
+	if (!d)
+		return IRQ_NONE;
+	flags = READ_ONCE(d->pmu.pmu_flags);
+	if (!(flags & PMU_CACHED)) {
+		c->stats.spurious++;
+		return IRQ_NONE;
+	}
+	c->stats.pmis++;
+	xen_pmu_convert_regs(d, flags, &regs);
+	c->in_pmi = true;
+	if (xen_pmu_handle_irq(&regs))
+		ret = IRQ_HANDLED;
+	xen_pmu_flush(c);
+	c->in_pmi = false;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_pmi);
+
+/* Hooks for the rest of arch/x86/xen */
+
+bool pmu_msr_read(unsigned int msr, u64 *val, int *err)
+{
+	return xen_pmu_cpu_msr_read(this_cpu_ptr(&xen_pmu_cpus), msr, val);
+}
+
+bool pmu_msr_write(unsigned int msr, u32 low, u32 high, int *err)
+{
+	return xen_pmu_cpu_msr_write(this_cpu_ptr(&xen_pmu_cpus), msr,
+				     ((u64)high << 32) | low);
+}
+
+unsigned long long xen_read_pmc(int counter)
+{
+	return xen_pmu_cpu_read_pmc(this_cpu_ptr(&xen_pmu_cpus), counter);
+}
+
+int pmu_apic_update(u32 val)
+{
+	return xen_pmu_cpu_lvtpc(this_cpu_ptr(&xen_pmu_cpus), val);
+}
+
+irqreturn_t xen_pmu_irq_handler(int irq, void *dev_id)
+{
+	return xen_pmu_cpu_pmi(this_cpu_ptr(&xen_pmu_cpus));
+}
+
+/*
+ * Xen 4.17 routes only event selects 0-3 and fixed counters 0-2 of Intel
+ * CPUs to the vPMU when they trap: show perf no more than that, so that
+ * it never programs a counter that works in a PMI and faults outside it.
+ */
+void xen_pmu_cpuid(unsigned int leaf, unsigned int *ax, unsigned int *dx)
+{
+	unsigned int gp, fixed;
+
+	if (leaf != 0xa || boot_cpu_data.x86_vendor != X86_VENDOR_INTEL)
+		return;
+	gp = min((*ax >> 8) & 0xff, 4U);
+	fixed = min(*dx & 0x1f, 3U);
+	*ax = (*ax & ~0xff00U) | gp << 8;
+	*dx = (*dx & ~0x1fU) | fixed;
+}
+
+/* Perf guest callbacks: only a PMI from Xen describes another context. */
+
+static unsigned int xen_guest_state(void)
+{
+	struct xen_pmu_cpu *c = this_cpu_ptr(&xen_pmu_cpus);
+	const struct xen_pmu_data *d = c->page;
+	unsigned int state = 0;
+	u64 flags;
+
+	if (!d || !c->in_pmi || !xen_initial_domain() ||
+	    READ_ONCE(d->domain_id) >= DOMID_SELF)
+		return 0;
+	state = PERF_GUEST_ACTIVE;
+	flags = READ_ONCE(d->pmu.pmu_flags);
+	if (flags & PMU_SAMPLE_PV) {
+		if (flags & PMU_SAMPLE_USER)
+			state |= PERF_GUEST_USER;
+	} else if (READ_ONCE(d->pmu.r.regs.cpl) & 3) {
+		state |= PERF_GUEST_USER;
+	}
+	return state;
+}
+
+static unsigned long xen_get_guest_ip(void)
+{
+	struct xen_pmu_cpu *c = this_cpu_ptr(&xen_pmu_cpus);
+
+	if (!c->page || !c->in_pmi)
+		return 0;
+	return READ_ONCE(c->page->pmu.r.regs.ip);
+}
+
+static struct perf_guest_info_callbacks xen_guest_cbs = {
+	.state = xen_guest_state,
+	.get_ip = xen_get_guest_ip,
+};
+
+/* Lifecycle */
+
+static int xen_pmu_register(int cpu, struct xen_pmu_data *page)
+{
+	struct xen_pmu_params xp = {
+		.version.maj = XENPMU_VER_MAJ,
+		.version.min = XENPMU_VER_MIN,
+		.val = pfn_to_mfn(virt_to_pfn(page)),
+		.vcpu = cpu,
+	};
+
+	return xen_pmu_hypercall(XENPMU_init, &xp);
+}
+
+static int xen_pmu_unregister(int cpu)
+{
+	struct xen_pmu_params xp = {
+		.version.maj = XENPMU_VER_MAJ,
+		.version.min = XENPMU_VER_MIN,
+		.vcpu = cpu,
+	};
+
+	return xen_pmu_hypercall(XENPMU_finish, &xp);
+}
+
+static void xen_pmu_init_failed(int cpu, int err)
+{
+	switch (err) {
+	case -EOPNOTSUPP:
+		pr_info_once("vPMU disabled by the hypervisor (Xen needs vpmu=on); software events only\n");
+		break;
+	case -ENOENT:
+		pr_info_once("the hypervisor gives this domain no vPMU; software events only\n");
+		break;
+	case -EINVAL:
+		pr_err("CPU%d: the hypervisor refused the PMU page (EINVAL)\n", cpu);
+		break;
+	case -ENOMEM:
+		pr_err("CPU%d: the hypervisor could not map the PMU page (ENOMEM)\n", cpu);
+		break;
+	default:
+		pr_err("CPU%d: XENPMU_init failed: %d\n", cpu, err);
+		break;
+	}
+}
+
+static bool xen_pmu_model_boot(void)
+{
+	struct xen_pmu_cpuid id = {
+		.vendor = boot_cpu_data.x86_vendor,
+		.family = boot_cpu_data.x86,
+	};
+	unsigned int ebx, ecx;
+
+	if (id.vendor == X86_VENDOR_INTEL && boot_cpu_data.cpuid_level >= 0xa)
+		cpuid(0xa, &id.leaf_a_eax, &ebx, &ecx, &id.leaf_a_edx);
+	if (xen_pmu_model_init(&xen_pmu_model, &id)) {
+		pr_info("no vPMU model for %s family %#x; software events only\n",
+			boot_cpu_data.x86_vendor_id, id.family);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * xen_pmu_init() - register a vCPU's PMU page with Xen
+ * @cpu: the vCPU, not necessarily the calling one
+ *
+ * Called for the boot CPU at SMP preparation, for each other CPU before it
+ * is brought up, and for every CPU on resume.  Other CPUs are registered
+ * only once the boot CPU's vPMU works.
+ */
+void xen_pmu_init(int cpu)
+{
+	struct xen_pmu_cpu *c = per_cpu_ptr(&xen_pmu_cpus, cpu);
+	struct xen_pmu_data *page;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct xen_pmu_data) > PAGE_SIZE);
+	if (!xen_pv_domain() || (cpu && !is_xen_pmu) || c->page)
+		return;
+	if (!cpu && !is_xen_pmu && !xen_pmu_model.vendor && !xen_pmu_model_boot())
+		return;
+
+	page = (struct xen_pmu_data *)get_zeroed_page(GFP_KERNEL);
+	if (!page) {
+		pr_err("CPU%d: no memory for the PMU page\n", cpu);
+		return;
+	}
+	ret = xen_pmu_register(cpu, page);
+	if (ret == -EEXIST) {
+		/* Xen still holds a page from before (no finish): replace it. */
+		ret = xen_pmu_unregister(cpu);
+		if (!ret)
+			ret = xen_pmu_register(cpu, page);
+	}
+	if (ret) {
+		xen_pmu_init_failed(cpu, ret);
+		free_page((unsigned long)page);
+		return;
+	}
+	ret = xen_pmu_attach(c, &xen_pmu_model, page);
+	if (ret) {
+		if (ret == -ENOENT)
+			pr_info_once("the hypervisor set up no vPMU context (vPMU mode off?); software events only\n");
+		else
+			pr_err("CPU%d: the hypervisor declared PMU banks outside the shared page; vPMU not used\n",
+			       cpu);
+		if (xen_pmu_unregister(cpu))
+			return;	/* Xen may still write it: keep the page. */
+		free_page((unsigned long)page);
+		return;
+	}
+	if (!is_xen_pmu) {
+		is_xen_pmu = true;
+		perf_register_guest_info_callbacks(&xen_guest_cbs);
+		pr_info("%s: %u counters, %u fixed\n", xen_pmu_model.name,
+			xen_pmu_model.nr_gp, xen_pmu_model.nr_fixed);
+	}
+}
+
+/**
+ * xen_pmu_finish() - unregister a vCPU's PMU page
+ * @cpu: the vCPU
+ *
+ * Called when a CPU goes offline, before suspend and at reboot.
+ */
+void xen_pmu_finish(int cpu)
+{
+	struct xen_pmu_cpu *c = per_cpu_ptr(&xen_pmu_cpus, cpu);
+	struct xen_pmu_data *page = c->page;
+	int ret;
+
+	if (!page)
+		return;
+	c->page = NULL;
+	c->in_pmi = false;
+	c->shadow_valid = 0;
+	ret = xen_pmu_unregister(cpu);
+	if (ret) {
+		/* Xen may still write into the page: leak it. */
+		pr_err("CPU%d: XENPMU_finish failed: %d\n", cpu, ret);
+		return;
+	}
+	free_page((unsigned long)page);
+}
+
+/* debugfs: /sys/kernel/debug/xen/pmu/stats */
+
+static int xen_pmu_stats_show(struct seq_file *s, void *unused)
+{
+	int cpu;
+
+	seq_puts(s, "cpu pmis spurious flushes flush_errors flush_recovered stopped msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
+	for_each_possible_cpu(cpu) {
+		const struct xen_pmu_stats *st = &per_cpu_ptr(&xen_pmu_cpus, cpu)->stats;
+
+		seq_printf(s, "%d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+			   cpu, st->pmis, st->spurious, st->flushes,
+			   st->flush_errors, st->flush_recovered, st->stopped,
+			   st->msr_emulated, st->msr_shadowed, st->msr_trapped,
+			   st->rdpmc_emulated, st->rdpmc_trapped, st->lvtpc,
+			   st->bad_samples);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xen_pmu_stats);
+
+static int __init xen_pmu_late_init(void)
+{
+	struct dentry *xen, *dir;
+
+	if (!xen_pv_domain())
+		return 0;
+	/* CR4.PCE belongs to Xen: RDPMC in user space faults in PV. */
+	x86_pmu.attr_rdpmc = 0;
+
+	if (IS_ENABLED(CONFIG_XEN_DEBUG_FS))
+		xen = xen_init_debugfs();
+	else
+		xen = debugfs_create_dir("xen", NULL);
+	dir = debugfs_create_dir("pmu", xen);
+	debugfs_create_file("stats", 0400, dir, NULL, &xen_pmu_stats_fops);
+	return 0;
+}
+late_initcall(xen_pmu_late_init);
