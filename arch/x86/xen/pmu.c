@@ -935,12 +935,12 @@ static int xen_pmu_stats_show(struct seq_file *s, void *unused)
 {
 	int cpu;
 
-	seq_puts(s, "cpu pmis spurious flushes flush_errors flush_recovered stopped msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
+	seq_puts(s, "cpu registered pmis spurious flushes flush_errors flush_recovered stopped msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
 	for_each_possible_cpu(cpu) {
 		const struct xen_pmu_stats *st = &per_cpu_ptr(&xen_pmu_cpus, cpu)->stats;
 
-		seq_printf(s, "%d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-			   cpu, st->pmis, st->spurious, st->flushes,
+		seq_printf(s, "%d %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+			   cpu, !!per_cpu_ptr(&xen_pmu_cpus, cpu)->page, st->pmis, st->spurious, st->flushes,
 			   st->flush_errors, st->flush_recovered, st->stopped,
 			   st->msr_emulated, st->msr_shadowed, st->msr_trapped,
 			   st->rdpmc_emulated, st->rdpmc_trapped, st->lvtpc,

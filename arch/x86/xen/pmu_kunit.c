@@ -24,6 +24,7 @@
 #include <xen/interface/xen.h>
 #include <xen/interface/xenpmu.h>
 #include <asm/xen/hypercall.h>
+#include <asm/xen/page.h>
 
 #include "pmu.h"
 
@@ -98,6 +99,103 @@ static void xen_pmu_abi_feature_get(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xp.pad, XEN_PMU_TEST_FILL32);
 }
 
+/* The vPMU is on in Xen when mode_get works; every case checks both ways. */
+static bool xen_pmu_test_vpmu_on(void)
+{
+	struct xen_pmu_params xp = { .version.maj = XENPMU_VER_MAJ };
+
+	return !HYPERVISOR_xenpmu_op(XENPMU_mode_get, &xp);
+}
+
+/* Setting the current mode again is allowed; two mode bits never are. */
+static void xen_pmu_abi_mode_set(struct kunit *test)
+{
+	struct xen_pmu_params xp = { .version.maj = XENPMU_VER_MAJ };
+	bool on = xen_pmu_test_vpmu_on();
+	u64 mode;
+
+	if (on)
+		KUNIT_ASSERT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_mode_get, &xp), 0);
+	mode = xp.val;
+	xp.val = XENPMU_MODE_SELF | XENPMU_MODE_HV;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_mode_set, &xp),
+			on ? -EINVAL : -EOPNOTSUPP);
+	xp.val = 8;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_mode_set, &xp),
+			on ? -EINVAL : -EOPNOTSUPP);
+	xp.val = mode;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_mode_set, &xp),
+			on ? 0 : -EOPNOTSUPP);
+	/* A major version Xen does not know is refused. */
+	xp.version.maj = XENPMU_VER_MAJ + 1;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_mode_set, &xp),
+			on ? -EINVAL : -EOPNOTSUPP);
+}
+
+static void xen_pmu_abi_feature_set(struct kunit *test)
+{
+	struct xen_pmu_params xp = { .version.maj = XENPMU_VER_MAJ };
+	bool on = xen_pmu_test_vpmu_on();
+
+	xp.val = 8;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_feature_set, &xp),
+			on ? -EINVAL : -EOPNOTSUPP);
+	if (on)
+		KUNIT_ASSERT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_feature_get, &xp), 0);
+	else
+		xp.val = 0;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_feature_set, &xp),
+			on ? 0 : -EOPNOTSUPP);
+}
+
+/*
+ * init and finish on the real hypervisor, for this vCPU, whose page the
+ * driver registered at boot: a second page is refused with EEXIST, a vCPU
+ * that does not exist with EINVAL; finish ignores a vCPU that does not
+ * exist.
+ */
+static void xen_pmu_abi_init_finish(struct kunit *test)
+{
+	struct xen_pmu_params xp = { .version.maj = XENPMU_VER_MAJ };
+	bool on = xen_pmu_test_vpmu_on();
+	void *page;
+	int cpu;
+
+	page = (void *)get_zeroed_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	cpu = get_cpu();
+	xp.val = pfn_to_mfn(virt_to_pfn(page));
+	xp.vcpu = cpu;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_init, &xp),
+			on ? -EEXIST : -EOPNOTSUPP);
+	xp.vcpu = 4096;
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_init, &xp),
+			on ? -EINVAL : -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_finish, &xp),
+			on ? 0 : -EOPNOTSUPP);
+	put_cpu();
+	free_page((unsigned long)page);
+}
+
+/*
+ * lvtpc_set and flush act on the calling vCPU's page: with the vPMU on
+ * they succeed, and a flush with no PMI pending is accepted.
+ */
+static void xen_pmu_abi_lvtpc_flush(struct kunit *test)
+{
+	bool on = xen_pmu_test_vpmu_on();
+
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_lvtpc_set, NULL),
+			on ? 0 : -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(XENPMU_flush, NULL),
+			on ? 0 : -EOPNOTSUPP);
+	preempt_enable();
+	/* An operation Xen does not have. */
+	KUNIT_EXPECT_EQ(test, HYPERVISOR_xenpmu_op(100, NULL),
+			on ? -EINVAL : -EOPNOTSUPP);
+}
+
 static int xen_pmu_abi_init(struct kunit *test)
 {
 	if (!xen_pv_domain() || !xen_initial_domain())
@@ -108,6 +206,10 @@ static int xen_pmu_abi_init(struct kunit *test)
 static struct kunit_case xen_pmu_abi_cases[] = {
 	KUNIT_CASE(xen_pmu_abi_mode_get),
 	KUNIT_CASE(xen_pmu_abi_feature_get),
+	KUNIT_CASE(xen_pmu_abi_mode_set),
+	KUNIT_CASE(xen_pmu_abi_feature_set),
+	KUNIT_CASE(xen_pmu_abi_init_finish),
+	KUNIT_CASE(xen_pmu_abi_lvtpc_flush),
 	{}
 };
 

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@
 #include "../../kselftest_harness.h"
 
 #define PMU_SYSFS "/sys/hypervisor/pmu/"
+#define PMU_STATS "/sys/kernel/debug/xen/pmu/stats"
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
 
 /* Read a sysfs file into buf without its newline; -errno on failure. */
 static int read_attr(const char *path, char *buf, size_t len)
@@ -185,6 +188,73 @@ TEST(software_samples_are_dom0)
 	EXPECT_EQ(0, foreign) TH_LOG("%d of %d samples not dom0's", foreign, samples);
 	munmap(mp, page + data_size);
 	close(fd);
+}
+
+static int write_attr(const char *path, const char *val)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/* "registered" column of the driver's statistics for @cpu, or -1. */
+static int cpu_registered(int cpu)
+{
+	char line[512];
+	int c, reg = -1;
+	FILE *f;
+
+	f = fopen(PMU_STATS, "r");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "cpu registered pmis", 19)) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%d %d", &c, &reg) == 2 && c == cpu)
+			break;
+	fclose(f);
+	return c == cpu ? reg : -1;
+}
+
+/* Every vCPU has its page registered exactly when Xen has the vPMU on. */
+TEST(stats_show_registered_cpus)
+{
+	int want = expect_vpmu();
+	int cpu, n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (want < 0)
+		SKIP(return, "XENPMU_EXPECT_VPMU not set");
+	ASSERT_EQ(0, access(PMU_STATS, R_OK)) TH_LOG("%s: %s", PMU_STATS, strerror(errno));
+	for (cpu = 0; cpu < n; cpu++)
+		EXPECT_EQ(want, cpu_registered(cpu)) TH_LOG("cpu %d", cpu);
+}
+
+/* Offlining a CPU gives its page back; onlining it registers a new one. */
+TEST(cpu_hotplug_reregisters)
+{
+	int want = expect_vpmu();
+	char buf[8];
+
+	if (want < 0)
+		SKIP(return, "XENPMU_EXPECT_VPMU not set");
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP(return, "CPU 1 cannot go offline here");
+	ASSERT_EQ(0, write_attr(CPU1_ONLINE, "0"));
+	EXPECT_EQ(0, cpu_registered(1));
+	ASSERT_EQ(0, write_attr(CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, read_attr(CPU1_ONLINE, buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	EXPECT_EQ(want, cpu_registered(1));
 }
 
 TEST_HARNESS_MAIN
