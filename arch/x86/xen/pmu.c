@@ -897,6 +897,16 @@ void xen_pmu_init(int cpu)
 	}
 	if (!is_xen_pmu) {
 		is_xen_pmu = true;
+		/*
+		 * Xen hides PERFCTR_CORE from PV guests, but on the families
+		 * with the extended bank it keeps six counters in the page and
+		 * routes their MSRs when they trap: let perf use all six.
+		 */
+		if (xen_pmu_model.legacy_ctr) {
+			setup_force_cpu_cap(X86_FEATURE_PERFCTR_CORE);
+			/* The boot CPU's copy was taken already. */
+			set_cpu_cap(&cpu_data(0), X86_FEATURE_PERFCTR_CORE);
+		}
 		perf_register_guest_info_callbacks(&xen_guest_cbs);
 		pr_info("%s: %u counters, %u fixed\n", xen_pmu_model.name,
 			xen_pmu_model.nr_gp, xen_pmu_model.nr_fixed);

@@ -239,6 +239,53 @@ TEST(stats_show_registered_cpus)
 		EXPECT_EQ(want, cpu_registered(cpu)) TH_LOG("cpu %d", cpu);
 }
 
+/* Does /proc/cpuinfo of the boot CPU list @flag; sets *family, *amd. */
+static int cpu_has_flag(const char *flag, int *family, int *amd)
+{
+	char line[4096];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return -1;
+	*family = -1;
+	*amd = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "vendor_id", 9))
+			*amd = strstr(line, "AuthenticAMD") || strstr(line, "HygonGenuine");
+		else if (!strncmp(line, "cpu family", 10))
+			sscanf(strchr(line, ':') + 1, "%d", family);
+		else if (!strncmp(line, "flags", 5)) {
+			char *p = strstr(line, flag);
+
+			found = p && p[-1] == ' ' &&
+				(p[strlen(flag)] == ' ' || p[strlen(flag)] == '\n');
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * AMD families with the extended bank: with the vPMU on, perf gets its six
+ * counters (PERFCTR_CORE); Xen itself never advertises the bit to PV.
+ */
+TEST(amd_extended_bank_has_six_counters)
+{
+	int want = expect_vpmu(), family, amd, has;
+
+	if (want < 0)
+		SKIP(return, "XENPMU_EXPECT_VPMU not set");
+	has = cpu_has_flag("perfctr_core", &family, &amd);
+	ASSERT_LE(0, has);
+	if (!amd || (family != 0x15 && family != 0x17 && family != 0x18 && family != 0x19))
+		SKIP(return, "not an AMD family with the extended bank");
+	EXPECT_EQ(want, has) TH_LOG("family %#x: perfctr_core %s", family,
+				    has ? "set" : "clear");
+}
+
 /* Offlining a CPU gives its page back; onlining it registers a new one. */
 TEST(cpu_hotplug_reregisters)
 {
