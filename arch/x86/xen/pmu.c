@@ -945,7 +945,8 @@ static int xen_pmu_stats_show(struct seq_file *s, void *unused)
 {
 	int cpu;
 
-	seq_puts(s, "cpu registered pmis spurious flushes flush_errors flush_recovered stopped msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
+	seq_puts(s, "cpu registered pmis spurious flushes flush_errors flush_recovered stopped ");
+	seq_puts(s, "msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
 	for_each_possible_cpu(cpu) {
 		const struct xen_pmu_stats *st = &per_cpu_ptr(&xen_pmu_cpus, cpu)->stats;
 

@@ -252,11 +252,11 @@ static int cpu_has_flag(const char *flag, int *family, int *amd)
 	*family = -1;
 	*amd = 0;
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "vendor_id", 9))
+		if (!strncmp(line, "vendor_id", 9)) {
 			*amd = strstr(line, "AuthenticAMD") || strstr(line, "HygonGenuine");
-		else if (!strncmp(line, "cpu family", 10))
+		} else if (!strncmp(line, "cpu family", 10)) {
 			sscanf(strchr(line, ':') + 1, "%d", family);
-		else if (!strncmp(line, "flags", 5)) {
+		} else if (!strncmp(line, "flags", 5)) {
 			char *p = strstr(line, flag);
 
 			found = p && p[-1] == ' ' &&
