@@ -948,11 +948,13 @@ static int xen_pmu_stats_show(struct seq_file *s, void *unused)
 	seq_puts(s, "cpu registered pmis spurious flushes flush_errors flush_recovered stopped ");
 	seq_puts(s, "msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
 	for_each_possible_cpu(cpu) {
-		const struct xen_pmu_stats *st = &per_cpu_ptr(&xen_pmu_cpus, cpu)->stats;
+		const struct xen_pmu_cpu *c = per_cpu_ptr(&xen_pmu_cpus, cpu);
+		const struct xen_pmu_stats *st = &c->stats;
 
-		seq_printf(s, "%d %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-			   cpu, !!per_cpu_ptr(&xen_pmu_cpus, cpu)->page, st->pmis, st->spurious, st->flushes,
-			   st->flush_errors, st->flush_recovered, st->stopped,
+		seq_printf(s, "%d %d %llu %llu %llu %llu %llu %llu ", cpu, !!c->page,
+			   st->pmis, st->spurious, st->flushes, st->flush_errors,
+			   st->flush_recovered, st->stopped);
+		seq_printf(s, "%llu %llu %llu %llu %llu %llu %llu\n",
 			   st->msr_emulated, st->msr_shadowed, st->msr_trapped,
 			   st->rdpmc_emulated, st->rdpmc_trapped, st->lvtpc,
 			   st->bad_samples);

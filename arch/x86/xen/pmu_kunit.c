@@ -889,6 +889,174 @@ static struct kunit_suite xen_pmu_hostile_suite = {
 
 kunit_test_suite(xen_pmu_hostile_suite);
 
+/*
+ * Hypercalls and traps per PMI and per perf context-switch operation, with
+ * the event-select shadow and without it (the shadow forgotten before
+ * every operation), as perf's x86 core issues the accesses.  make bench
+ * prints the "xen_pmu_bench:" lines; the PMI targets are asserted.
+ */
+#define XEN_PMU_BENCH_EVENTS	4
+
+struct xen_pmu_bench_count {
+	u64 hypercalls;
+	u64 traps;
+};
+
+static struct xen_pmu_bench_count xen_pmu_bench_now(struct xen_pmu_hv *hv)
+{
+	struct xen_pmu_bench_count n = {
+		.traps = hv->cpu.stats.msr_trapped + hv->cpu.stats.rdpmc_trapped,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hv->calls); i++)
+		n.hypercalls += hv->calls[i];
+	return n;
+}
+
+static u32 xen_pmu_bench_sel(struct xen_pmu_hv *hv, unsigned int i)
+{
+	return hv->model.sel_base + i * hv->model.stride;
+}
+
+static u32 xen_pmu_bench_ctr(struct xen_pmu_hv *hv, unsigned int i)
+{
+	return hv->model.vendor == XEN_PMU_VENDOR_INTEL ? MSR_IA32_PMC0 + i :
+	       hv->model.ctr_base + i * hv->model.stride;
+}
+
+/* perf's disable_all: Intel clears GLOBAL_CTRL, AMD clears each enable bit. */
+static void xen_pmu_bench_disable_all(struct xen_pmu_hv *hv, bool shadow)
+{
+	unsigned int i;
+	u64 v;
+
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL) {
+		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL, 0);
+		return;
+	}
+	for (i = 0; i < XEN_PMU_BENCH_EVENTS; i++) {
+		if (!shadow)
+			hv->cpu.shadow_valid = 0;
+		if (!xen_pmu_cpu_msr_read(&hv->cpu, xen_pmu_bench_sel(hv, i), &v))
+			v = BIT_ULL(22) | 0x76;	/* what the trap would return */
+		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, i), v & ~BIT_ULL(22));
+	}
+}
+
+static void xen_pmu_bench_enable_all(struct xen_pmu_hv *hv)
+{
+	unsigned int i;
+
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL) {
+		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL, 0xf);
+		return;
+	}
+	for (i = 0; i < XEN_PMU_BENCH_EVENTS; i++)
+		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, i), BIT_ULL(22) | 0x76);
+}
+
+/* perf's add (set the period, enable) and del (disable, read the count). */
+static void xen_pmu_bench_add(struct xen_pmu_hv *hv)
+{
+	xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_ctr(hv, 0), -100000ULL);
+	xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, 0), BIT_ULL(22) | 0x76);
+}
+
+static void xen_pmu_bench_del(struct xen_pmu_hv *hv)
+{
+	xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, 0), 0x76);
+	xen_pmu_cpu_read_pmc(&hv->cpu, 0);
+}
+
+static void xen_pmu_bench_pmi(struct xen_pmu_hv *hv)
+{
+	xen_pmu_hv_pmi(hv);
+	hv->page->pmu.c.intel.global_status = BIT_ULL(0);
+	xen_pmu_cpu_pmi(&hv->cpu);
+}
+
+static void xen_pmu_bench_run(struct kunit *test, const struct xen_pmu_cpuid *id,
+			      const char *name)
+{
+	static const char * const ops[] = {
+		"pmi", "disable_all", "enable_all", "add_event", "del_event",
+	};
+	struct xen_pmu_bench_count r[ARRAY_SIZE(ops)][2];
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, id);
+	struct xen_pmu_bench_count a, b;
+	unsigned int op, sh;
+
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		kunit_activate_static_stub(test, xen_pmu_handle_irq,
+					   xen_pmu_fake_intel_handler);
+	else
+		kunit_activate_static_stub(test, xen_pmu_handle_irq,
+					   xen_pmu_fake_amd_handler);
+	for (op = 0; op < ARRAY_SIZE(ops); op++) {
+		for (sh = 0; sh < 2; sh++) {
+			/* Every operation starts with the events enabled. */
+			xen_pmu_bench_enable_all(hv);
+			a = xen_pmu_bench_now(hv);
+			switch (op) {
+			case 0:
+				xen_pmu_bench_pmi(hv);
+				break;
+			case 1:
+				xen_pmu_bench_disable_all(hv, sh);
+				break;
+			case 2:
+				xen_pmu_bench_enable_all(hv);
+				break;
+			case 3:
+				xen_pmu_bench_add(hv);
+				break;
+			case 4:
+				xen_pmu_bench_del(hv);
+				break;
+			}
+			b = xen_pmu_bench_now(hv);
+			r[op][sh].hypercalls = b.hypercalls - a.hypercalls;
+			r[op][sh].traps = b.traps - a.traps;
+		}
+		kunit_info(test, "xen_pmu_bench: %-6s %-12s hypercalls %llu traps %llu (without shadow: traps %llu)\n",
+			   name, ops[op], r[op][1].hypercalls, r[op][1].traps,
+			   r[op][0].traps);
+	}
+	/* Target: exactly one hypercall and no trap per PMI. */
+	KUNIT_EXPECT_EQ(test, r[0][1].hypercalls, 1);
+	KUNIT_EXPECT_EQ(test, r[0][1].traps, 0);
+	KUNIT_EXPECT_EQ(test, r[0][0].hypercalls, 1);
+	KUNIT_EXPECT_EQ(test, r[0][0].traps, 0);
+	/* The shadow never costs a trap and saves one per event on AMD. */
+	KUNIT_EXPECT_LE(test, r[1][1].traps, r[1][0].traps);
+	if (hv->model.vendor == XEN_PMU_VENDOR_AMD)
+		KUNIT_EXPECT_EQ(test, r[1][0].traps - r[1][1].traps, XEN_PMU_BENCH_EVENTS);
+}
+
+static void xen_pmu_bench_intel(struct kunit *test)
+{
+	xen_pmu_bench_run(test, &xen_pmu_test_intel, "intel");
+}
+
+static void xen_pmu_bench_amd(struct kunit *test)
+{
+	xen_pmu_bench_run(test, &xen_pmu_test_amd, "amd");
+}
+
+static struct kunit_case xen_pmu_bench_cases[] = {
+	KUNIT_CASE(xen_pmu_bench_intel),
+	KUNIT_CASE(xen_pmu_bench_amd),
+	{}
+};
+
+static struct kunit_suite xen_pmu_bench_suite = {
+	.name = "xen_pmu_bench",
+	.test_cases = xen_pmu_bench_cases,
+};
+
+kunit_test_suite(xen_pmu_bench_suite);
+
 MODULE_DESCRIPTION("KUnit tests for the Xen PV PMU driver");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -255,7 +255,8 @@ static int cpu_has_flag(const char *flag, int *family, int *amd)
 		if (!strncmp(line, "vendor_id", 9)) {
 			*amd = strstr(line, "AuthenticAMD") || strstr(line, "HygonGenuine");
 		} else if (!strncmp(line, "cpu family", 10)) {
-			sscanf(strchr(line, ':') + 1, "%d", family);
+			if (sscanf(strchr(line, ':') + 1, "%d", family) != 1)
+				*family = -1;
 		} else if (!strncmp(line, "flags", 5)) {
 			char *p = strstr(line, flag);
 
