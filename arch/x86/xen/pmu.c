@@ -295,8 +295,8 @@ static bool xen_pmu_bank_ok(u32 off, size_t len, size_t fixed_part)
  * @m: the vendor model
  * @page: the page, after a successful XENPMU_init
  *
- * Return: 0; -ENOENT when Xen declared no banks (it gave this vCPU no
- * vPMU context, e.g. because the mode is off); -EINVAL when a bank does
+ * Return: 0; -ENODATA when Xen declared no banks (it gave this vCPU no
+ * vPMU context, e.g. because the mode is off); -ERANGE when a bank does
  * not fit in the page or the banks overlap.
  */
 VISIBLE_IF_KUNIT int xen_pmu_attach(struct xen_pmu_cpu *c,
@@ -326,11 +326,11 @@ VISIBLE_IF_KUNIT int xen_pmu_attach(struct xen_pmu_cpu *c,
 		return -ENODEV;
 	}
 	if (!a && !b)
-		return -ENOENT;
+		return -ENODATA;
 	if (!xen_pmu_bank_ok(a, a_len, fixed_part) ||
 	    !xen_pmu_bank_ok(b, b_len, fixed_part) ||
 	    (a < b + b_len && b < a + a_len && a_len && b_len))
-		return -EINVAL;
+		return -ERANGE;
 	c->model = m;
 	c->bank_a = ctxt + a;
 	c->bank_b = ctxt + b;
@@ -650,6 +650,13 @@ static void xen_pmu_flush(struct xen_pmu_cpu *c)
 			   smp_processor_id(), ret);
 }
 
+/* Ids Xen can report for an interrupted context. */
+static bool xen_pmu_domid_valid(u16 domid)
+{
+	return domid < DOMID_FIRST_RESERVED || domid == DOMID_SELF ||
+	       domid == DOMID_XEN || domid == DOMID_IDLE;
+}
+
 static void xen_pmu_convert_regs(const struct xen_pmu_data *d, u64 flags,
 				 struct pt_regs *regs)
 {
@@ -690,6 +697,12 @@ VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
 		return IRQ_NONE;
 	}
 	c->stats.pmis++;
+	c->flags = flags;
+	c->domid = READ_ONCE(d->domain_id);
+	if (!xen_pmu_domid_valid(c->domid)) {
+		c->stats.bad_samples++;
+		c->domid = DOMID_SELF;
+	}
 	xen_pmu_convert_regs(d, flags, &regs);
 	c->in_pmi = true;
 	if (xen_pmu_handle_irq(&regs))
@@ -747,25 +760,34 @@ void xen_pmu_cpuid(unsigned int leaf, unsigned int *ax, unsigned int *dx)
 
 /* Perf guest callbacks: only a PMI from Xen describes another context. */
 
-static unsigned int xen_guest_state(void)
+/**
+ * xen_pmu_cpu_guest_state() - perf's guest state of the current sample
+ * @c: the vCPU's state
+ *
+ * Return: 0 (a sample of this domain) outside the PMI window and for
+ * samples Xen attributes to us; else PERF_GUEST_ACTIVE, with
+ * PERF_GUEST_USER for a guest in user mode.
+ */
+VISIBLE_IF_KUNIT unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c)
 {
-	struct xen_pmu_cpu *c = this_cpu_ptr(&xen_pmu_cpus);
-	const struct xen_pmu_data *d = c->page;
-	unsigned int state = 0;
-	u64 flags;
+	unsigned int state = PERF_GUEST_ACTIVE;
 
-	if (!d || !c->in_pmi || !xen_initial_domain() ||
-	    READ_ONCE(d->domain_id) >= DOMID_SELF)
+	if (!c->page || !c->in_pmi || !xen_initial_domain() ||
+	    c->domid >= DOMID_FIRST_RESERVED)
 		return 0;
-	state = PERF_GUEST_ACTIVE;
-	flags = READ_ONCE(d->pmu.pmu_flags);
-	if (flags & PMU_SAMPLE_PV) {
-		if (flags & PMU_SAMPLE_USER)
+	if (c->flags & PMU_SAMPLE_PV) {
+		if (c->flags & PMU_SAMPLE_USER)
 			state |= PERF_GUEST_USER;
-	} else if (READ_ONCE(d->pmu.r.regs.cpl) & 3) {
+	} else if (READ_ONCE(c->page->pmu.r.regs.cpl) & 3) {
 		state |= PERF_GUEST_USER;
 	}
 	return state;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_guest_state);
+
+static unsigned int xen_guest_state(void)
+{
+	return xen_pmu_cpu_guest_state(this_cpu_ptr(&xen_pmu_cpus));
 }
 
 static unsigned long xen_get_guest_ip(void)
@@ -807,6 +829,71 @@ static int xen_pmu_unregister(int cpu)
 	return xen_pmu_hypercall(XENPMU_finish, &xp);
 }
 
+/**
+ * xen_pmu_cpu_register() - register a vCPU's page with Xen and take it
+ * @c: the vCPU's state
+ * @m: the vendor model
+ * @cpu: the vCPU
+ * @page: a zeroed page
+ *
+ * A page Xen still holds from before (EEXIST: a resume without finish) is
+ * replaced.  A page Xen accepted but declared no or bad banks in is given
+ * back.
+ *
+ * Return: 0; Xen's error; -ENODATA or -ERANGE from xen_pmu_attach(); or
+ * -EBUSY when Xen would not take the page back and may still write it: the
+ * caller must not free it then.
+ */
+VISIBLE_IF_KUNIT int xen_pmu_cpu_register(struct xen_pmu_cpu *c,
+					  const struct xen_pmu_model *m,
+					  int cpu, struct xen_pmu_data *page)
+{
+	int ret;
+
+	ret = xen_pmu_register(cpu, page);
+	if (ret == -EEXIST) {
+		ret = xen_pmu_unregister(cpu);
+		if (!ret)
+			ret = xen_pmu_register(cpu, page);
+	}
+	if (ret)
+		return ret;
+	ret = xen_pmu_attach(c, m, page);
+	if (ret && xen_pmu_unregister(cpu))
+		return -EBUSY;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_register);
+
+/**
+ * xen_pmu_cpu_unregister() - give a vCPU's page back to the kernel
+ * @c: the vCPU's state
+ * @cpu: the vCPU
+ *
+ * Return: the page, to free; NULL if there was none or if Xen refused to
+ * let it go and may still write into it.
+ */
+VISIBLE_IF_KUNIT struct xen_pmu_data *xen_pmu_cpu_unregister(struct xen_pmu_cpu *c,
+							     int cpu)
+{
+	struct xen_pmu_data *page = c->page;
+	int ret;
+
+	if (!page)
+		return NULL;
+	c->page = NULL;
+	c->in_pmi = false;
+	c->shadow_valid = 0;
+	ret = xen_pmu_unregister(cpu);
+	if (ret) {
+		pr_err("CPU%d: XENPMU_finish failed: %d; its page stays with Xen\n",
+		       cpu, ret);
+		return NULL;
+	}
+	return page;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_unregister);
+
 static void xen_pmu_init_failed(int cpu, int err)
 {
 	switch (err) {
@@ -821,6 +908,16 @@ static void xen_pmu_init_failed(int cpu, int err)
 		break;
 	case -ENOMEM:
 		pr_err("CPU%d: the hypervisor could not map the PMU page (ENOMEM)\n", cpu);
+		break;
+	case -ENODATA:
+		pr_info_once("the hypervisor set up no vPMU context (vPMU mode off?); software events only\n");
+		break;
+	case -ERANGE:
+		pr_err("CPU%d: the hypervisor declared PMU banks outside the shared page; vPMU not used\n",
+		       cpu);
+		break;
+	case -EBUSY:
+		pr_err("CPU%d: the hypervisor declared bad PMU banks and kept the page\n", cpu);
 		break;
 	default:
 		pr_err("CPU%d: XENPMU_init failed: %d\n", cpu, err);
@@ -871,28 +968,11 @@ void xen_pmu_init(int cpu)
 		pr_err("CPU%d: no memory for the PMU page\n", cpu);
 		return;
 	}
-	ret = xen_pmu_register(cpu, page);
-	if (ret == -EEXIST) {
-		/* Xen still holds a page from before (no finish): replace it. */
-		ret = xen_pmu_unregister(cpu);
-		if (!ret)
-			ret = xen_pmu_register(cpu, page);
-	}
+	ret = xen_pmu_cpu_register(c, &xen_pmu_model, cpu, page);
 	if (ret) {
 		xen_pmu_init_failed(cpu, ret);
-		free_page((unsigned long)page);
-		return;
-	}
-	ret = xen_pmu_attach(c, &xen_pmu_model, page);
-	if (ret) {
-		if (ret == -ENOENT)
-			pr_info_once("the hypervisor set up no vPMU context (vPMU mode off?); software events only\n");
-		else
-			pr_err("CPU%d: the hypervisor declared PMU banks outside the shared page; vPMU not used\n",
-			       cpu);
-		if (xen_pmu_unregister(cpu))
-			return;	/* Xen may still write it: keep the page. */
-		free_page((unsigned long)page);
+		if (ret != -EBUSY)
+			free_page((unsigned long)page);
 		return;
 	}
 	if (!is_xen_pmu) {
@@ -921,22 +1001,11 @@ void xen_pmu_init(int cpu)
  */
 void xen_pmu_finish(int cpu)
 {
-	struct xen_pmu_cpu *c = per_cpu_ptr(&xen_pmu_cpus, cpu);
-	struct xen_pmu_data *page = c->page;
-	int ret;
+	struct xen_pmu_data *page;
 
-	if (!page)
-		return;
-	c->page = NULL;
-	c->in_pmi = false;
-	c->shadow_valid = 0;
-	ret = xen_pmu_unregister(cpu);
-	if (ret) {
-		/* Xen may still write into the page: leak it. */
-		pr_err("CPU%d: XENPMU_finish failed: %d\n", cpu, ret);
-		return;
-	}
-	free_page((unsigned long)page);
+	page = xen_pmu_cpu_unregister(per_cpu_ptr(&xen_pmu_cpus, cpu), cpu);
+	if (page)
+		free_page((unsigned long)page);
 }
 
 /* debugfs: /sys/kernel/debug/xen/pmu/stats */

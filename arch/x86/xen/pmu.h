@@ -140,6 +140,8 @@ struct xen_pmu_stats {
  * @bank_b: byte offset of the second bank (Intel counter/control pairs,
  *	AMD controls)
  * @in_pmi: between VIRQ_XENPMU and XENPMU_flush: the page is ours
+ * @flags: pmu_flags of the PMI being handled, read once
+ * @domid: domain_id of the PMI being handled, read once and validated
  * @shadow_valid: bitmap of @shadow_sel entries that hold what was last
  *	written
  * @shadow_sel: event selects as last written
@@ -155,6 +157,8 @@ struct xen_pmu_cpu {
 	unsigned int bank_a;
 	unsigned int bank_b;
 	bool in_pmi;
+	u64 flags;
+	u16 domid;
 	unsigned long shadow_valid;
 	u64 shadow_sel[XEN_PMU_MAX_GP];
 	struct xen_pmu_stats stats;
@@ -174,6 +178,10 @@ bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr, u64 val);
 u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter);
 int xen_pmu_cpu_lvtpc(struct xen_pmu_cpu *c, u32 val);
 irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c);
+unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c);
+int xen_pmu_cpu_register(struct xen_pmu_cpu *c, const struct xen_pmu_model *m,
+			 int cpu, struct xen_pmu_data *page);
+struct xen_pmu_data *xen_pmu_cpu_unregister(struct xen_pmu_cpu *c, int cpu);
 #endif
 
 #endif /* __XEN_PMU_H__ */

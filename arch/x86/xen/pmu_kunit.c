@@ -27,6 +27,7 @@
 #include <asm/xen/page.h>
 
 #include "pmu.h"
+#include "../events/perf_event.h"
 
 #define XEN_PMU_TEST_FILL32	0xa5a5a5a5U
 #define XEN_PMU_TEST_FILL64	0xa5a5a5a5a5a5a5a5ULL
@@ -203,6 +204,12 @@ static int xen_pmu_abi_init(struct kunit *test)
 	return 0;
 }
 
+/* User-space RDPMC faults in PV: perf must not offer it. */
+static void xen_pmu_abi_no_user_rdpmc(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, x86_pmu.attr_rdpmc, 0);
+}
+
 static struct kunit_case xen_pmu_abi_cases[] = {
 	KUNIT_CASE(xen_pmu_abi_mode_get),
 	KUNIT_CASE(xen_pmu_abi_feature_get),
@@ -210,6 +217,7 @@ static struct kunit_case xen_pmu_abi_cases[] = {
 	KUNIT_CASE(xen_pmu_abi_feature_set),
 	KUNIT_CASE(xen_pmu_abi_init_finish),
 	KUNIT_CASE(xen_pmu_abi_lvtpc_flush),
+	KUNIT_CASE(xen_pmu_abi_no_user_rdpmc),
 	{}
 };
 
@@ -430,6 +438,9 @@ struct xen_pmu_hv {
 	struct xen_pmu_data *page;
 	unsigned int calls[8];		/* hypercalls by op */
 	int flush_ret[4];		/* what successive flushes return */
+	int init_ret[2];		/* what successive inits return */
+	int finish_ret;			/* what finish returns */
+	enum { XEN_PMU_HV_BANKS, XEN_PMU_HV_NO_BANKS, XEN_PMU_HV_BAD_BANKS } init_banks;
 	unsigned int traps;		/* trapped MSR reads */
 	u32 last_trap_msr;
 	unsigned int handler_runs;
@@ -442,6 +453,8 @@ static struct xen_pmu_hv *xen_pmu_hv(void)
 	return kunit_get_current_test()->priv;
 }
 
+static void xen_pmu_hv_init_page(struct xen_pmu_hv *hv);
+
 static int xen_pmu_hv_hypercall(unsigned int op, void *arg)
 {
 	struct xen_pmu_hv *hv = xen_pmu_hv();
@@ -449,6 +462,17 @@ static int xen_pmu_hv_hypercall(unsigned int op, void *arg)
 
 	if (op < ARRAY_SIZE(hv->calls))
 		hv->calls[op]++;
+	if (op == XENPMU_init) {
+		unsigned int n = hv->calls[op] - 1;
+
+		ret = n < ARRAY_SIZE(hv->init_ret) ? hv->init_ret[n] : 0;
+		if (!ret && hv->init_banks == XEN_PMU_HV_BANKS)
+			xen_pmu_hv_init_page(hv);
+		if (!ret && hv->init_banks == XEN_PMU_HV_BAD_BANKS)
+			hv->page->pmu.c.amd.ctrls = PAGE_SIZE;
+	}
+	if (op == XENPMU_finish)
+		ret = hv->finish_ret;
 	if (op == XENPMU_flush) {
 		unsigned int n = hv->calls[op] - 1;
 
@@ -814,14 +838,14 @@ static void xen_pmu_hostile_offsets(struct kunit *test)
 		u32 a, b;
 		int ret;
 	} t[] = {
-		{ 0, 0, -ENOENT },			/* no context */
+		{ 0, 0, -ENODATA },			/* no context */
 		{ 64, 88, 0 },				/* what Xen writes */
-		{ 0xfffffff0, 88, -EINVAL },		/* outside the page */
-		{ 64, 0x7fffffff, -EINVAL },
-		{ 8, 88, -EINVAL },			/* inside the fixed part */
-		{ 65, 88, -EINVAL },			/* misaligned */
-		{ 64, 64, -EINVAL },			/* overlapping banks */
-		{ 64, PAGE_SIZE - 96 - 8, -EINVAL },	/* bank ends past the page */
+		{ 0xfffffff0, 88, -ERANGE },		/* outside the page */
+		{ 64, 0x7fffffff, -ERANGE },
+		{ 8, 88, -ERANGE },			/* inside the fixed part */
+		{ 65, 88, -ERANGE },			/* misaligned */
+		{ 64, 64, -ERANGE },			/* overlapping banks */
+		{ 64, PAGE_SIZE - 96 - 8, -ERANGE },	/* bank ends past the page */
 		{ 64, PAGE_SIZE - 96 - 64, 0 },		/* bank ends at the page end */
 	};
 	struct xen_pmu_data *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
@@ -870,7 +894,7 @@ static void xen_pmu_hostile_counts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
 	page->pmu.c.intel.fixed_counters = 64;
 	page->pmu.c.intel.arch_counters = PAGE_SIZE - 96 - 16 * 4;
-	KUNIT_EXPECT_EQ(test, xen_pmu_attach(&c, &m, page), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xen_pmu_attach(&c, &m, page), -ERANGE);
 	page->pmu.c.intel.arch_counters = PAGE_SIZE - 96 - 16 * XEN_PMU_MAX_GP;
 	KUNIT_EXPECT_EQ(test, xen_pmu_attach(&c, &m, page), 0);
 }
@@ -888,6 +912,167 @@ static struct kunit_suite xen_pmu_hostile_suite = {
 };
 
 kunit_test_suite(xen_pmu_hostile_suite);
+
+/* Ids Xen cannot report are counted and the sample kept as our own. */
+static void xen_pmu_hostile_ids(struct kunit *test)
+{
+	static const u16 bad[] = { DOMID_IO, DOMID_COW, 0x7ff4, 0x8000, 0xffff };
+	struct xen_pmu_hv *hv;
+	unsigned int seen = 0;
+	size_t i;
+
+	if (!xen_initial_domain())
+		kunit_skip(test, "guest state applies to dom0 only");
+	hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_amd_handler);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		xen_pmu_hv_pmi(hv);
+		hv->page->domain_id = bad[i];
+		hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
+		xen_pmu_cpu_pmi(&hv->cpu);
+		KUNIT_EXPECT_EQ(test, hv->cpu.domid, DOMID_SELF);
+		seen++;
+	}
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
+	/* A real other domain is a guest sample inside the window only. */
+	xen_pmu_hv_pmi(hv);
+	hv->page->domain_id = 3;
+	hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
+	hv->cpu.domid = 3;
+	hv->cpu.flags = hv->page->pmu.pmu_flags;
+	hv->cpu.in_pmi = true;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu),
+			PERF_GUEST_ACTIVE | PERF_GUEST_USER);
+	hv->cpu.in_pmi = false;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu), 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
+}
+
+static struct kunit_case xen_pmu_hostile_ids_cases[] = {
+	KUNIT_CASE(xen_pmu_hostile_ids),
+	{}
+};
+
+static struct kunit_suite xen_pmu_hostile_ids_suite = {
+	.name = "xen_pmu_hostile_ids",
+	.test_cases = xen_pmu_hostile_ids_cases,
+};
+
+kunit_test_suite(xen_pmu_hostile_ids_suite);
+
+/* XENPMU_init and XENPMU_finish: every answer of Xen's has an outcome. */
+
+static struct xen_pmu_hv *xen_pmu_life_start(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+
+	/* Start from a vCPU with no page and a page Xen has not seen. */
+	memset(&hv->cpu, 0, sizeof(hv->cpu));
+	memset(hv->page, 0, PAGE_SIZE);
+	return hv;
+}
+
+static void xen_pmu_life_init_ok(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), 0);
+	KUNIT_EXPECT_PTR_EQ(test, hv->cpu.page, hv->page);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_init], 1);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 0);
+	KUNIT_EXPECT_PTR_EQ(test, xen_pmu_cpu_unregister(&hv->cpu, 1), hv->page);
+	KUNIT_EXPECT_NULL(test, hv->cpu.page);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
+	KUNIT_EXPECT_NULL(test, xen_pmu_cpu_unregister(&hv->cpu, 1));
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
+}
+
+/* EEXIST: Xen still holds an old page; it is released and replaced. */
+static void xen_pmu_life_init_eexist(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+	hv->init_ret[0] = -EEXIST;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), 0);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_init], 2);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
+	KUNIT_EXPECT_PTR_EQ(test, hv->cpu.page, hv->page);
+}
+
+static void xen_pmu_life_init_errors(struct kunit *test)
+{
+	static const int errs[] = { -EOPNOTSUPP, -ENOENT, -EINVAL, -ENOMEM, -EPERM };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
+		struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+		hv->init_ret[0] = errs[i];
+		hv->init_ret[1] = errs[i];
+		KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
+				errs[i]);
+		KUNIT_EXPECT_NULL(test, hv->cpu.page);
+		KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 0);
+	}
+}
+
+/* Xen accepted the page but set up no context, or bad banks: give it back. */
+static void xen_pmu_life_init_no_banks(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+	hv->init_banks = XEN_PMU_HV_NO_BANKS;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
+			-ENODATA);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
+	KUNIT_EXPECT_NULL(test, hv->cpu.page);
+}
+
+static void xen_pmu_life_init_bad_banks(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+	hv->init_banks = XEN_PMU_HV_BAD_BANKS;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
+	/* If Xen will not take it back, the page must not be freed. */
+	hv = xen_pmu_life_start(test);
+	hv->init_banks = XEN_PMU_HV_BAD_BANKS;
+	hv->finish_ret = -EINVAL;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
+			-EBUSY);
+	KUNIT_EXPECT_NULL(test, hv->cpu.page);
+}
+
+/* A page Xen refuses to release is not handed back to be freed. */
+static void xen_pmu_life_finish_fails(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+	KUNIT_ASSERT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), 0);
+	hv->finish_ret = -EINVAL;
+	KUNIT_EXPECT_NULL(test, xen_pmu_cpu_unregister(&hv->cpu, 1));
+	KUNIT_EXPECT_NULL(test, hv->cpu.page);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
+}
+
+static struct kunit_case xen_pmu_life_cases[] = {
+	KUNIT_CASE(xen_pmu_life_init_ok),
+	KUNIT_CASE(xen_pmu_life_init_eexist),
+	KUNIT_CASE(xen_pmu_life_init_errors),
+	KUNIT_CASE(xen_pmu_life_init_no_banks),
+	KUNIT_CASE(xen_pmu_life_init_bad_banks),
+	KUNIT_CASE(xen_pmu_life_finish_fails),
+	{}
+};
+
+static struct kunit_suite xen_pmu_life_suite = {
+	.name = "xen_pmu_lifecycle",
+	.test_cases = xen_pmu_life_cases,
+};
+
+kunit_test_suite(xen_pmu_life_suite);
 
 /*
  * Hypercalls and traps per PMI and per perf context-switch operation, with
