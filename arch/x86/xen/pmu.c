@@ -980,12 +980,15 @@ void xen_pmu_init(int cpu)
 		/*
 		 * Xen hides PERFCTR_CORE from PV guests, but on the families
 		 * with the extended bank it keeps six counters in the page and
-		 * routes their MSRs when they trap: let perf use all six.
+		 * routes their MSRs when they trap: let perf use all six.  The
+		 * bit has no static_cpu_has() user, so unlike the capabilities
+		 * alternatives depend on it may be forced this late: for the
+		 * boot CPU, its copy in cpu_data(0), and the CPUs to come.
 		 */
 		if (xen_pmu_model.legacy_ctr) {
-			setup_force_cpu_cap(X86_FEATURE_PERFCTR_CORE);
-			/* The boot CPU's copy was taken already. */
+			set_cpu_cap(&boot_cpu_data, X86_FEATURE_PERFCTR_CORE);
 			set_cpu_cap(&cpu_data(0), X86_FEATURE_PERFCTR_CORE);
+			set_bit(X86_FEATURE_PERFCTR_CORE, (unsigned long *)cpu_caps_set);
 		}
 		perf_register_guest_info_callbacks(&xen_guest_cbs);
 		pr_info("%s: %u counters, %u fixed\n", xen_pmu_model.name,
