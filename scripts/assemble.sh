@@ -20,8 +20,9 @@
 # kernel and perf builds stay incremental.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/lib.sh"
+# XENPMU_TOP: another repository to assemble (the tree tooling's own tests).
+top=${XENPMU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/lib.sh"
 
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 tree=$top/build/linux

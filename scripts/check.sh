@@ -28,10 +28,11 @@ run() {
 	return $rc
 }
 
-rm -f "$out"/{checkpatch,static,abi,harness}.tap "$out"/lab-check-*
+rm -f "$out"/{checkpatch,static,abi,harness,treetools}.tap "$out"/lab-check-*
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 run harness 300 sh -c 'python3 tests/harness/run.py > out/harness.tap'
+run treetools 300 sh -c 'tests/tree/run.sh > out/treetools.tap'
 if run tree 900 scripts/assemble.sh; then
 	run series 900 scripts/series.sh
 	if run kernel 3600 scripts/build-kernel.sh; then
@@ -52,4 +53,5 @@ for e in "${errors[@]}"; do args+=(--error "$e"); done
 python3 scripts/summary.py --out "$out" \
 	--tap checkpatch=out/checkpatch.tap --tap static=out/static.tap \
 	--tap abi=out/abi.tap --tap harness=out/harness.tap \
+	--tap treetools=out/treetools.tap \
 	--lab check-vpmu-on --lab check-vpmu-off "${args[@]}" | tee "$out/summary.txt"

@@ -17,7 +17,8 @@ import re
 import subprocess
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.environ.get('XENPMU_TOP') or \
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.path.join(TOP, 'build', 'linux')
 ROOTS = ['arch', 'include', 'kernel', 'lib', 'drivers', 'tools', 'Documentation']
 

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the tree tooling (scripts/assemble.sh, scripts/refresh.py) on a
+# small repository and "linux-source" tarball of their own.  Prints TAP.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XENPMU_TOP=$work/repo LINUX_TARBALL=$work/linux-source.tar.xz
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+tree=$XENPMU_TOP/build/linux
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { local what=$1; shift; if "$@" >/dev/null 2>"$work/err"; then ok "$what"; else no "$what # $(tail -1 "$work/err")"; fi; }
+fails() { local what=$1; shift; if "$@" >/dev/null 2>"$work/err"; then no "$what # succeeded"; else ok "$what"; fi; }
+assemble() { "$here/scripts/assemble.sh"; }
+refresh() { python3 "$here/scripts/refresh.py"; }
+mtime() { stat -c %Y.%y "$tree/$1"; }
+
+# The "upstream" source.
+mkdir -p "$work/src/linux-source-6.12/arch/x86" "$work/src/linux-source-6.12/drivers"
+printf 'config X86\n\tbool\n' > "$work/src/linux-source-6.12/arch/x86/Kconfig"
+printf 'obj-y += a.o\n' > "$work/src/linux-source-6.12/arch/x86/Makefile"
+printf 'unrelated\n' > "$work/src/linux-source-6.12/drivers/other.c"
+tar -C "$work/src" -cJf "$LINUX_TARBALL" linux-source-6.12
+
+# Our repository: one file of ours plus the line that builds it.
+mkdir -p "$XENPMU_TOP/arch/x86" "$XENPMU_TOP/patches"
+git -C "$XENPMU_TOP" init -q
+printf 'int ours;\n' > "$XENPMU_TOP/arch/x86/ours.c"
+cat > "$XENPMU_TOP/patches/ours.overlay" <<'EOT'
+From: t <t@t>
+Subject: x86: add ours
+
+Body.
+---
+arch/x86/ours.c
+EOT
+cat > "$XENPMU_TOP/patches/ours.patch" <<'EOT'
+diff --git a/arch/x86/Makefile b/arch/x86/Makefile
+--- a/arch/x86/Makefile
++++ b/arch/x86/Makefile
+@@ -1 +1,2 @@
+ obj-y += a.o
++obj-y += ours.o
+EOT
+printf 'ours.overlay ours.patch\n' > "$XENPMU_TOP/patches/series"
+
+echo "1..12"
+check "assembles pristine plus one commit per line" assemble
+[ "$(git -C "$tree" rev-list --count refs/tags/pristine..HEAD)" = 1 ] &&
+	grep -q 'ours.o' "$tree/arch/x86/Makefile" && cmp -s "$tree/arch/x86/ours.c" "$XENPMU_TOP/arch/x86/ours.c" &&
+	[ "$(git -C "$tree" log -1 --format=%s)" = "x86: add ours" ] &&
+	ok "the commit has the overlay's message, file and patch" || no "the commit has the overlay's message, file and patch"
+
+sleep 1.1
+m1=$(mtime arch/x86/ours.c) m2=$(mtime drivers/other.c) m3=$(mtime arch/x86/Makefile)
+head=$(git -C "$tree" rev-parse HEAD)
+assemble >/dev/null 2>&1
+[ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] && ok "a second assembly is a no-op" || no "a second assembly is a no-op"
+
+printf 'int ours = 1;\n' > "$XENPMU_TOP/arch/x86/ours.c"
+assemble >/dev/null 2>&1
+[ "$(mtime arch/x86/ours.c)" != "$m1" ] && [ "$(mtime drivers/other.c)" = "$m2" ] &&
+	[ "$(mtime arch/x86/Makefile)" = "$m3" ] && grep -q 'ours = 1' "$tree/arch/x86/ours.c" &&
+	ok "an edited file of ours is the only file touched" || no "an edited file of ours is the only file touched"
+
+printf 'int ours = 2;\n' > "$tree/arch/x86/ours.c"
+fails "an edit inside build/linux is not overwritten" assemble
+check "refresh saves an edit to a file of ours" refresh
+grep -q 'ours = 2' "$XENPMU_TOP/arch/x86/ours.c" && ok "the file of ours came back" || no "the file of ours came back"
+
+printf 'obj-y += more.o\n' >> "$tree/arch/x86/Makefile"
+fails "refresh refuses an uncommitted upstream edit" refresh
+git -C "$tree" commit -qa --fixup=HEAD &&
+	GIT_SEQUENCE_EDITOR=true git -C "$tree" rebase -q -i --autosquash refs/tags/pristine
+check "refresh exports a fixed-up commit" refresh
+grep -q '^+obj-y += more.o' "$XENPMU_TOP/patches/ours.patch" && ! grep -q '^Subject' "$XENPMU_TOP/patches/ours.patch" &&
+	[ "$(cat "$XENPMU_TOP/patches/series")" = "ours.overlay ours.patch" ] &&
+	ok "the upstream part went to ours.patch as a bare diff" || no "the upstream part went to ours.patch as a bare diff"
+
+# A file of ours that no entry carries, and an entry naming a file that is not ours.
+printf 'x\n' > "$XENPMU_TOP/arch/x86/stray.c"
+fails "a file of ours in no entry is an error" assemble
+rm "$XENPMU_TOP/arch/x86/stray.c"
+printf 'arch/x86/missing.c\n' >> "$XENPMU_TOP/patches/ours.overlay"
+fails "an entry naming a file that is not ours is an error" assemble
