@@ -12,6 +12,7 @@ kout=${KOUT:-$top/build/kernel}
 sout=$top/build/selftests/xen/pmu
 
 make -s -C "$tree" O="$kout" headers >/dev/null
+rm -rf "$sout"	# never pack a binary a failed build left behind
 mkdir -p "$sout"
 step "building kselftests (xen/pmu)"
 make -s -C "$tree/tools/testing/selftests/xen/pmu" OUTPUT="$sout" \

@@ -688,6 +688,7 @@ VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
 	struct pt_regs regs = {};
 	irqreturn_t ret = IRQ_NONE;
 	u64 flags;
+	u32 vcpu;
 
 	if (!d)
 		return IRQ_NONE;
@@ -699,9 +700,13 @@ VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
 	c->stats.pmis++;
 	c->flags = flags;
 	c->domid = READ_ONCE(d->domain_id);
-	if (!xen_pmu_domid_valid(c->domid)) {
+	c->pcpu = READ_ONCE(d->pcpu_id);
+	vcpu = READ_ONCE(d->vcpu_id);
+	c->vcpu = vcpu < U16_MAX ? vcpu : U16_MAX;
+	if (!xen_pmu_domid_valid(c->domid) || vcpu >= U16_MAX) {
 		c->stats.bad_samples++;
-		c->domid = DOMID_SELF;
+		if (!xen_pmu_domid_valid(c->domid))
+			c->domid = DOMID_SELF;
 	}
 	xen_pmu_convert_regs(d, flags, &regs);
 	c->in_pmi = true;
@@ -760,21 +765,32 @@ void xen_pmu_cpuid(unsigned int leaf, unsigned int *ax, unsigned int *dx)
 
 /* Perf guest callbacks: only a PMI from Xen describes another context. */
 
+/* Our own domain id: dom0's is 0; a domU does not know its own. */
+static u16 xen_pmu_own_domid(void)
+{
+	return xen_initial_domain() ? 0 : U16_MAX;
+}
+
 /**
  * xen_pmu_cpu_guest_state() - perf's guest state of the current sample
  * @c: the vCPU's state
  *
- * Return: 0 (a sample of this domain) outside the PMI window and for
- * samples Xen attributes to us; else PERF_GUEST_ACTIVE, with
- * PERF_GUEST_USER for a guest in user mode.
+ * Samples of our own domain, on this vCPU or another one, are ordinary
+ * host samples; so is anything outside the PMI window.  Samples of the
+ * hypervisor (DOMID_XEN, and the idle domain, which is Xen running) are
+ * PERF_GUEST_HYPERVISOR; those of other domains are guest samples.
+ *
+ * Return: 0 for a host sample, else PERF_GUEST_ACTIVE and the mode bits.
  */
 VISIBLE_IF_KUNIT unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c)
 {
 	unsigned int state = PERF_GUEST_ACTIVE;
 
-	if (!c->page || !c->in_pmi || !xen_initial_domain() ||
-	    c->domid >= DOMID_FIRST_RESERVED)
+	if (!c->page || !c->in_pmi || c->domid == DOMID_SELF ||
+	    c->domid == xen_pmu_own_domid())
 		return 0;
+	if (c->domid == DOMID_XEN || c->domid == DOMID_IDLE)
+		return PERF_GUEST_ACTIVE | PERF_GUEST_HYPERVISOR;
 	if (c->flags & PMU_SAMPLE_PV) {
 		if (c->flags & PMU_SAMPLE_USER)
 			state |= PERF_GUEST_USER;
@@ -785,6 +801,55 @@ VISIBLE_IF_KUNIT unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c)
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_guest_state);
 
+/**
+ * xen_pmu_cpu_guest_ip() - the IP of a sample of another context
+ * @c: the vCPU's state
+ *
+ * Return: the interrupted IP Xen reported, or 0 outside the PMI window.
+ */
+VISIBLE_IF_KUNIT unsigned long xen_pmu_cpu_guest_ip(struct xen_pmu_cpu *c)
+{
+	if (!c->page || !c->in_pmi)
+		return 0;
+	return READ_ONCE(c->page->pmu.r.regs.ip);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_guest_ip);
+
+/**
+ * xen_pmu_cpu_virt_id() - PERF_SAMPLE_VIRT_ID of the current sample
+ * @c: the vCPU's state
+ * @id: filled in; a field that is not known is all ones
+ *
+ * Inside the PMI window: the physical CPU (dom0 only: Xen gives other
+ * domains their vCPU number there), the interrupted domain (our own id
+ * for DOMID_SELF, DOMID_XEN for Xen and for its idle domain) and its vCPU.
+ * Outside it (software events, tracepoints): our own domain and vCPU,
+ * physical CPU unknown.
+ *
+ * Return: true.
+ */
+VISIBLE_IF_KUNIT bool xen_pmu_cpu_virt_id(struct xen_pmu_cpu *c,
+					  struct perf_sample_virt_id *id)
+{
+	if (!c->page || !c->in_pmi) {
+		id->pcpu = U32_MAX;
+		id->domid = xen_pmu_own_domid();
+		/* A PV domain's CPU numbers are its vCPU ids. */
+		id->vcpu = smp_processor_id();
+		return true;
+	}
+	id->pcpu = xen_initial_domain() ? c->pcpu : U32_MAX;
+	if (c->domid == DOMID_SELF)
+		id->domid = xen_pmu_own_domid();
+	else if (c->domid == DOMID_IDLE)
+		id->domid = DOMID_XEN;
+	else
+		id->domid = c->domid;
+	id->vcpu = c->vcpu;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_virt_id);
+
 static unsigned int xen_guest_state(void)
 {
 	return xen_pmu_cpu_guest_state(this_cpu_ptr(&xen_pmu_cpus));
@@ -792,16 +857,18 @@ static unsigned int xen_guest_state(void)
 
 static unsigned long xen_get_guest_ip(void)
 {
-	struct xen_pmu_cpu *c = this_cpu_ptr(&xen_pmu_cpus);
+	return xen_pmu_cpu_guest_ip(this_cpu_ptr(&xen_pmu_cpus));
+}
 
-	if (!c->page || !c->in_pmi)
-		return 0;
-	return READ_ONCE(c->page->pmu.r.regs.ip);
+static bool xen_get_virt_id(struct perf_sample_virt_id *id)
+{
+	return xen_pmu_cpu_virt_id(this_cpu_ptr(&xen_pmu_cpus), id);
 }
 
 static struct perf_guest_info_callbacks xen_guest_cbs = {
 	.state = xen_guest_state,
 	.get_ip = xen_get_guest_ip,
+	.get_virt_id = xen_get_virt_id,
 };
 
 /* Lifecycle */
@@ -990,7 +1057,6 @@ void xen_pmu_init(int cpu)
 			set_cpu_cap(&cpu_data(0), X86_FEATURE_PERFCTR_CORE);
 			set_bit(X86_FEATURE_PERFCTR_CORE, (unsigned long *)cpu_caps_set);
 		}
-		perf_register_guest_info_callbacks(&xen_guest_cbs);
 		pr_info("%s: %u counters, %u fixed\n", xen_pmu_model.name,
 			xen_pmu_model.nr_gp, xen_pmu_model.nr_fixed);
 	}
@@ -1043,6 +1109,8 @@ static int __init xen_pmu_late_init(void)
 		return 0;
 	/* CR4.PCE belongs to Xen: RDPMC in user space faults in PV. */
 	x86_pmu.attr_rdpmc = 0;
+	/* Samples say where they ran, with the vPMU or without it. */
+	perf_register_guest_info_callbacks(&xen_guest_cbs);
 
 	if (IS_ENABLED(CONFIG_XEN_DEBUG_FS))
 		xen = xen_init_debugfs();

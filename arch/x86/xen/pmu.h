@@ -6,6 +6,7 @@
 #define __XEN_PMU_H__
 
 #include <linux/interrupt.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 #include <kunit/visibility.h>
 #include <xen/interface/xen.h>
@@ -142,6 +143,8 @@ struct xen_pmu_stats {
  * @in_pmi: between VIRQ_XENPMU and XENPMU_flush: the page is ours
  * @flags: pmu_flags of the PMI being handled, read once
  * @domid: domain_id of the PMI being handled, read once and validated
+ * @pcpu: pcpu_id of the PMI being handled
+ * @vcpu: vcpu_id of the PMI being handled, U16_MAX if it cannot be valid
  * @shadow_valid: bitmap of @shadow_sel entries that hold what was last
  *	written
  * @shadow_sel: event selects as last written
@@ -159,6 +162,8 @@ struct xen_pmu_cpu {
 	bool in_pmi;
 	u64 flags;
 	u16 domid;
+	u16 vcpu;
+	u32 pcpu;
 	unsigned long shadow_valid;
 	u64 shadow_sel[XEN_PMU_MAX_GP];
 	struct xen_pmu_stats stats;
@@ -179,6 +184,8 @@ u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter);
 int xen_pmu_cpu_lvtpc(struct xen_pmu_cpu *c, u32 val);
 irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c);
 unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c);
+unsigned long xen_pmu_cpu_guest_ip(struct xen_pmu_cpu *c);
+bool xen_pmu_cpu_virt_id(struct xen_pmu_cpu *c, struct perf_sample_virt_id *id);
 int xen_pmu_cpu_register(struct xen_pmu_cpu *c, const struct xen_pmu_model *m,
 			 int cpu, struct xen_pmu_data *page);
 struct xen_pmu_data *xen_pmu_cpu_unregister(struct xen_pmu_cpu *c, int cpu);

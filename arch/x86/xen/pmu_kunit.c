@@ -1075,6 +1075,192 @@ static struct kunit_suite xen_pmu_life_suite = {
 kunit_test_suite(xen_pmu_life_suite);
 
 /*
+ * Sample attribution: simulated PMIs from Xen, from dom0 on the receiving
+ * vCPU and on another one, and from PV and HVM domUs, through the real
+ * PMI path; perf's handler is replaced by one that records, inside the
+ * window, what perf's x86 core would take from the guest callbacks.
+ */
+struct xen_pmu_test_sample {
+	const char *name;
+	u16 domid;
+	u64 flags;
+	u8 cpl;
+	u64 ip;
+	u32 pcpu;
+	u32 vcpu;
+	/* expected */
+	u16 cpumode;
+	u16 want_domid;
+	u16 want_vcpu;
+};
+
+struct xen_pmu_test_seen {
+	unsigned int state;
+	unsigned long ip;
+	bool user;
+	struct perf_sample_virt_id id;
+};
+
+static struct xen_pmu_test_seen xen_pmu_seen;
+
+static int xen_pmu_capture_handler(struct pt_regs *regs)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv();
+
+	xen_pmu_seen.state = xen_pmu_cpu_guest_state(&hv->cpu);
+	/* perf_instruction_pointer(): the provider's IP for guest states. */
+	xen_pmu_seen.ip = xen_pmu_seen.state ? xen_pmu_cpu_guest_ip(&hv->cpu) : regs->ip;
+	xen_pmu_seen.user = user_mode(regs);
+	KUNIT_EXPECT_TRUE(kunit_get_current_test(),
+			  xen_pmu_cpu_virt_id(&hv->cpu, &xen_pmu_seen.id));
+	return 1;
+}
+
+/* perf_misc_flags() of x86, from the guest state and the regs. */
+static u16 xen_pmu_test_cpumode(unsigned int state, bool user)
+{
+	if (state & PERF_GUEST_HYPERVISOR)
+		return PERF_RECORD_MISC_HYPERVISOR;
+	if (state)
+		return state & PERF_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER :
+						 PERF_RECORD_MISC_GUEST_KERNEL;
+	return user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+}
+
+static const char *xen_pmu_test_mode_name(u16 mode)
+{
+	switch (mode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return "kernel";
+	case PERF_RECORD_MISC_USER:
+		return "user";
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return "hypervisor";
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return "guest-kernel";
+	case PERF_RECORD_MISC_GUEST_USER:
+		return "guest-user";
+	default:
+		return "?";
+	}
+}
+
+static const struct xen_pmu_test_sample xen_pmu_test_samples[] = {
+	{ "xen", DOMID_XEN, PMU_SAMPLE_PV, 0, 0xffff82d040201234ULL, 1, 0,
+	  PERF_RECORD_MISC_HYPERVISOR, DOMID_XEN, 0 },
+	{ "xen-idle", DOMID_IDLE, PMU_SAMPLE_PV, 0, 0xffff82d040205678ULL, 1, 1,
+	  PERF_RECORD_MISC_HYPERVISOR, DOMID_XEN, 1 },
+	{ "dom0-kernel", DOMID_SELF, PMU_SAMPLE_PV, 0, 0xffffffff81001000ULL, 1, 1,
+	  PERF_RECORD_MISC_KERNEL, 0, 1 },
+	{ "dom0-user", DOMID_SELF, PMU_SAMPLE_PV | PMU_SAMPLE_USER, 0, 0x401000, 1, 1,
+	  PERF_RECORD_MISC_USER, 0, 1 },
+	{ "dom0-other-vcpu", 0, PMU_SAMPLE_PV, 0, 0xffffffff81002000ULL, 0, 0,
+	  PERF_RECORD_MISC_KERNEL, 0, 0 },
+	{ "pv-domU-user", 5, PMU_SAMPLE_PV | PMU_SAMPLE_USER, 0, 0x402000, 1, 2,
+	  PERF_RECORD_MISC_GUEST_USER, 5, 2 },
+	{ "pv-domU-kernel", 5, PMU_SAMPLE_PV, 0, 0xffffffff81003000ULL, 1, 2,
+	  PERF_RECORD_MISC_GUEST_KERNEL, 5, 2 },
+	{ "hvm-domU-user", 7, 0, 3, 0x7f0000001000ULL, 0, 3,
+	  PERF_RECORD_MISC_GUEST_USER, 7, 3 },
+	{ "hvm-domU-kernel", 7, 0, 0, 0xffffffff81004000ULL, 0, 3,
+	  PERF_RECORD_MISC_GUEST_KERNEL, 7, 3 },
+};
+
+static void xen_pmu_attr_samples(struct kunit *test)
+{
+	struct xen_pmu_hv *hv;
+	size_t i;
+
+	if (!xen_initial_domain())
+		kunit_skip(test, "attribution applies to dom0");
+	hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_capture_handler);
+	for (i = 0; i < ARRAY_SIZE(xen_pmu_test_samples); i++) {
+		const struct xen_pmu_test_sample *t = &xen_pmu_test_samples[i];
+		struct xen_pmu_data *d = hv->page;
+		u16 mode;
+
+		memset(&xen_pmu_seen, 0, sizeof(xen_pmu_seen));
+		xen_pmu_hv_pmi(hv);
+		d->domain_id = t->domid;
+		d->pmu.pmu_flags = t->flags | PMU_CACHED;
+		d->pmu.r.regs.cpl = t->cpl;
+		d->pmu.r.regs.cs = 0xe033;
+		d->pmu.r.regs.ip = t->ip;
+		d->pcpu_id = t->pcpu;
+		d->vcpu_id = t->vcpu;
+		KUNIT_ASSERT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_HANDLED);
+
+		mode = xen_pmu_test_cpumode(xen_pmu_seen.state, xen_pmu_seen.user);
+		kunit_info(test, "xen_pmu_sample: %-16s cpumode %-12s ip %#llx virt_id pcpu=%u domid=%#x vcpu=%u callchain=%s\n",
+			   t->name, xen_pmu_test_mode_name(mode),
+			   (unsigned long long)xen_pmu_seen.ip, xen_pmu_seen.id.pcpu,
+			   xen_pmu_seen.id.domid, xen_pmu_seen.id.vcpu,
+			   xen_pmu_seen.state ? "no" : "yes");
+		KUNIT_EXPECT_EQ_MSG(test, mode, t->cpumode, "%s", t->name);
+		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.ip, t->ip, "%s", t->name);
+		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.id.pcpu, t->pcpu, "%s", t->name);
+		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.id.domid, t->want_domid, "%s", t->name);
+		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.id.vcpu, t->want_vcpu, "%s", t->name);
+		/* x86 takes no callchain for a guest state: only dom0's have one. */
+		KUNIT_EXPECT_EQ_MSG(test, !xen_pmu_seen.state,
+				    t->cpumode == PERF_RECORD_MISC_KERNEL ||
+				    t->cpumode == PERF_RECORD_MISC_USER, "%s", t->name);
+	}
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, 0);
+}
+
+/* Outside the window: our own domain and vCPU, physical CPU unknown. */
+static void xen_pmu_attr_outside(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	struct perf_sample_virt_id id;
+	int cpu;
+
+	xen_pmu_hv_pmi(hv);
+	hv->page->domain_id = 5;
+	cpu = get_cpu();
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_virt_id(&hv->cpu, &id));
+	put_cpu();
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu), 0);
+	KUNIT_EXPECT_EQ(test, id.pcpu, U32_MAX);
+	KUNIT_EXPECT_EQ(test, id.domid, xen_initial_domain() ? 0 : U16_MAX);
+	KUNIT_EXPECT_EQ(test, id.vcpu, cpu);
+	/* Without a vPMU page at all, the same. */
+	hv->cpu.page = NULL;
+	KUNIT_EXPECT_TRUE(test, xen_pmu_cpu_virt_id(&hv->cpu, &id));
+	KUNIT_EXPECT_EQ(test, id.pcpu, U32_MAX);
+}
+
+/* A vCPU id that cannot be valid is reported unknown and counted. */
+static void xen_pmu_attr_bad_vcpu(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_capture_handler);
+	xen_pmu_hv_pmi(hv);
+	hv->page->domain_id = 5;
+	hv->page->vcpu_id = 0x12345;
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_EQ(test, xen_pmu_seen.id.vcpu, U16_MAX);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, 1);
+}
+
+static struct kunit_case xen_pmu_attr_cases[] = {
+	KUNIT_CASE(xen_pmu_attr_samples),
+	KUNIT_CASE(xen_pmu_attr_outside),
+	KUNIT_CASE(xen_pmu_attr_bad_vcpu),
+	{}
+};
+
+static struct kunit_suite xen_pmu_attr_suite = {
+	.name = "xen_pmu_attribution",
+	.test_cases = xen_pmu_attr_cases,
+};
+
+kunit_test_suite(xen_pmu_attr_suite);
+
+/*
  * Hypercalls and traps per PMI and per perf context-switch operation, with
  * the event-select shadow and without it (the shadow forgotten before
  * every operation), as perf's x86 core issues the accesses.  make bench

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 
 #include "../../kselftest_harness.h"
@@ -303,6 +305,149 @@ TEST(cpu_hotplug_reregisters)
 	ASSERT_EQ(0, read_attr(CPU1_ONLINE, buf, sizeof(buf)));
 	EXPECT_STREQ("1", buf);
 	EXPECT_EQ(want, cpu_registered(1));
+}
+
+/* Samples of a software event: IP, TID, CPU and VIRT_ID, in that order. */
+struct virt_id_sample {
+	struct perf_event_header h;
+	__u64 ip;
+	__u32 pid, tid;
+	__u32 cpu, res;
+	struct perf_sample_virt_id id;
+};
+
+static int open_virt_id_event(__u64 sample_type, bool user_only)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 200000,
+		.sample_type = sample_type,
+		.disabled = 1,
+		.exclude_kernel = user_only,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+/*
+ * Outside a PMI from Xen every sample is dom0's own, with the vPMU or
+ * without: domain 0, the vCPU it ran on, physical CPU unknown.
+ */
+TEST(virt_id_software_samples)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	const size_t data_size = 16 * page;
+	struct perf_event_mmap_page *mp;
+	int fd, samples = 0;
+	__u64 head, pos;
+	char *data;
+
+	fd = open_virt_id_event(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				PERF_SAMPLE_CPU | PERF_SAMPLE_VIRT_ID, false);
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, mp);
+	data = (char *)mp + page;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_ms(100);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	ASSERT_GE(data_size, head) TH_LOG("ring buffer wrapped");
+	for (pos = mp->data_tail; pos < head;) {
+		struct virt_id_sample *r = (void *)(data + pos);
+
+		ASSERT_NE(0, r->h.size);
+		pos += r->h.size;
+		if (r->h.type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		ASSERT_EQ(sizeof(*r), r->h.size);
+		EXPECT_EQ(0xffffffffU, r->id.pcpu);
+		EXPECT_EQ(0, r->id.domid);
+		EXPECT_EQ(r->cpu, r->id.vcpu);
+		if (r->id.domid || r->id.vcpu != r->cpu || r->id.pcpu != 0xffffffffU)
+			TH_LOG("sample %d: pcpu %#x domid %#x vcpu %u cpu %u", samples,
+			       r->id.pcpu, r->id.domid, r->id.vcpu, r->cpu);
+	}
+	EXPECT_LT(0, samples);
+	munmap(mp, page + data_size);
+	close(fd);
+}
+
+/* Where other domains run is privileged: perf_allow_kernel() applies. */
+TEST(virt_id_needs_privilege)
+{
+	char old[16];
+	int status, fd;
+	pid_t pid;
+
+	ASSERT_EQ(0, read_attr("/proc/sys/kernel/perf_event_paranoid", old, sizeof(old)));
+	ASSERT_EQ(0, write_attr("/proc/sys/kernel/perf_event_paranoid", "2"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		/* Even for user space only: the bit itself needs the right. */
+		fd = open_virt_id_event(PERF_SAMPLE_IP | PERF_SAMPLE_VIRT_ID, true);
+		if (fd >= 0)
+			_exit(11);
+		if (errno != EACCES)
+			_exit(12);
+		/* The same event without the bit is allowed. */
+		fd = open_virt_id_event(PERF_SAMPLE_IP, true);
+		_exit(fd >= 0 ? 0 : 13);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	write_attr("/proc/sys/kernel/perf_event_paranoid", old);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("10 setuid, 11 opened, 12 wrong errno, 13 plain event refused");
+}
+
+/* A sample bit past the last one the kernel knows is refused. */
+TEST(virt_id_next_bit_rejected)
+{
+	int fd = open_virt_id_event(PERF_SAMPLE_IP | (PERF_SAMPLE_VIRT_ID << 1), false);
+
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * pmu_mode takes whole mode names only; a refused write leaves the mode
+ * as it was.  With the vPMU off every write fails with EOPNOTSUPP.
+ */
+TEST(pmu_mode_strings)
+{
+	static const char * const modes[] = { "hv", "all", "off", "self" };
+	static const char * const bad[] = { "s", "se", "selfish", "hv all", "ALL" };
+	int want = expect_vpmu();
+	char buf[64];
+	size_t i;
+
+	if (want < 0)
+		SKIP(return, "XENPMU_EXPECT_VPMU not set");
+	if (!want) {
+		EXPECT_EQ(-EOPNOTSUPP, write_attr(PMU_SYSFS "pmu_mode", "self"));
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		EXPECT_EQ(0, write_attr(PMU_SYSFS "pmu_mode", modes[i])) TH_LOG("%s", modes[i]);
+		ASSERT_EQ(0, read_attr(PMU_SYSFS "pmu_mode", buf, sizeof(buf)));
+		EXPECT_STREQ(modes[i], buf);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, write_attr(PMU_SYSFS "pmu_mode", bad[i]))
+			TH_LOG("'%s' accepted", bad[i]);
+		ASSERT_EQ(0, read_attr(PMU_SYSFS "pmu_mode", buf, sizeof(buf)));
+		EXPECT_STREQ("self", buf);
+	}
 }
 
 TEST_HARNESS_MAIN
