@@ -706,7 +706,7 @@ VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
 	if (!xen_pmu_domid_valid(c->domid) || vcpu >= U16_MAX) {
 		c->stats.bad_samples++;
 		if (!xen_pmu_domid_valid(c->domid))
-			c->domid = DOMID_SELF;
+			c->domid = U16_MAX;	/* unknown */
 	}
 	xen_pmu_convert_regs(d, flags, &regs);
 	c->in_pmi = true;
@@ -791,6 +791,9 @@ VISIBLE_IF_KUNIT unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c)
 		return 0;
 	if (c->domid == DOMID_XEN || c->domid == DOMID_IDLE)
 		return PERF_GUEST_ACTIVE | PERF_GUEST_HYPERVISOR;
+	/* An id Xen cannot have meant: say nothing we do not know. */
+	if (c->domid >= DOMID_FIRST_RESERVED)
+		return 0;
 	if (c->flags & PMU_SAMPLE_PV) {
 		if (c->flags & PMU_SAMPLE_USER)
 			state |= PERF_GUEST_USER;

@@ -142,7 +142,8 @@ struct xen_pmu_stats {
  *	AMD controls)
  * @in_pmi: between VIRQ_XENPMU and XENPMU_flush: the page is ours
  * @flags: pmu_flags of the PMI being handled, read once
- * @domid: domain_id of the PMI being handled, read once and validated
+ * @domid: domain_id of the PMI being handled, read once; U16_MAX if it
+ *	cannot be valid
  * @pcpu: pcpu_id of the PMI being handled
  * @vcpu: vcpu_id of the PMI being handled, U16_MAX if it cannot be valid
  * @shadow_valid: bitmap of @shadow_sel entries that hold what was last

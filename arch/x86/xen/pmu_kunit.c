@@ -913,53 +913,6 @@ static struct kunit_suite xen_pmu_hostile_suite = {
 
 kunit_test_suite(xen_pmu_hostile_suite);
 
-/* Ids Xen cannot report are counted and the sample kept as our own. */
-static void xen_pmu_hostile_ids(struct kunit *test)
-{
-	static const u16 bad[] = { DOMID_IO, DOMID_COW, 0x7ff4, 0x8000, 0xffff };
-	struct xen_pmu_hv *hv;
-	unsigned int seen = 0;
-	size_t i;
-
-	if (!xen_initial_domain())
-		kunit_skip(test, "guest state applies to dom0 only");
-	hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
-	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_amd_handler);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		xen_pmu_hv_pmi(hv);
-		hv->page->domain_id = bad[i];
-		hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
-		xen_pmu_cpu_pmi(&hv->cpu);
-		KUNIT_EXPECT_EQ(test, hv->cpu.domid, DOMID_SELF);
-		seen++;
-	}
-	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
-	/* A real other domain is a guest sample inside the window only. */
-	xen_pmu_hv_pmi(hv);
-	hv->page->domain_id = 3;
-	hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
-	hv->cpu.domid = 3;
-	hv->cpu.flags = hv->page->pmu.pmu_flags;
-	hv->cpu.in_pmi = true;
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu),
-			PERF_GUEST_ACTIVE | PERF_GUEST_USER);
-	hv->cpu.in_pmi = false;
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu), 0);
-	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
-}
-
-static struct kunit_case xen_pmu_hostile_ids_cases[] = {
-	KUNIT_CASE(xen_pmu_hostile_ids),
-	{}
-};
-
-static struct kunit_suite xen_pmu_hostile_ids_suite = {
-	.name = "xen_pmu_hostile_ids",
-	.test_cases = xen_pmu_hostile_ids_cases,
-};
-
-kunit_test_suite(xen_pmu_hostile_ids_suite);
-
 /* XENPMU_init and XENPMU_finish: every answer of Xen's has an outcome. */
 
 static struct xen_pmu_hv *xen_pmu_life_start(struct kunit *test)
@@ -1259,6 +1212,54 @@ static struct kunit_suite xen_pmu_attr_suite = {
 };
 
 kunit_test_suite(xen_pmu_attr_suite);
+
+/* Ids Xen cannot report are counted and reported as unknown. */
+static void xen_pmu_hostile_ids(struct kunit *test)
+{
+	static const u16 bad[] = { DOMID_IO, DOMID_COW, 0x7ff4, 0x8000, 0xffff };
+	struct xen_pmu_hv *hv;
+	unsigned int seen = 0;
+	size_t i;
+
+	if (!xen_initial_domain())
+		kunit_skip(test, "guest state applies to dom0 only");
+	hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_capture_handler);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		xen_pmu_hv_pmi(hv);
+		hv->page->domain_id = bad[i];
+		hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
+		xen_pmu_cpu_pmi(&hv->cpu);
+		KUNIT_EXPECT_EQ(test, xen_pmu_seen.id.domid, U16_MAX);
+		KUNIT_EXPECT_EQ(test, xen_pmu_seen.state, 0);
+		seen++;
+	}
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
+	/* A real other domain is a guest sample inside the window only. */
+	xen_pmu_hv_pmi(hv);
+	hv->page->domain_id = 3;
+	hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
+	hv->cpu.domid = 3;
+	hv->cpu.flags = hv->page->pmu.pmu_flags;
+	hv->cpu.in_pmi = true;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu),
+			PERF_GUEST_ACTIVE | PERF_GUEST_USER);
+	hv->cpu.in_pmi = false;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_guest_state(&hv->cpu), 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
+}
+
+static struct kunit_case xen_pmu_hostile_ids_cases[] = {
+	KUNIT_CASE(xen_pmu_hostile_ids),
+	{}
+};
+
+static struct kunit_suite xen_pmu_hostile_ids_suite = {
+	.name = "xen_pmu_hostile_ids",
+	.test_cases = xen_pmu_hostile_ids_cases,
+};
+
+kunit_test_suite(xen_pmu_hostile_ids_suite);
 
 /*
  * Hypercalls and traps per PMI and per perf context-switch operation, with

@@ -377,6 +377,61 @@ TEST(virt_id_software_samples)
 	close(fd);
 }
 
+/*
+ * A hardware event with the bit, where the vPMU gives dom0 counters: its
+ * samples are dom0's, Xen's or other domains', each with a domain id.
+ */
+TEST(virt_id_hardware_samples)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 1000000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_VIRT_ID,
+		.disabled = 1,
+	};
+	const long page = sysconf(_SC_PAGESIZE);
+	const size_t data_size = 16 * page;
+	struct perf_event_mmap_page *mp;
+	int fd, samples = 0;
+	__u64 head, pos;
+	char *data;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV))
+		SKIP(return, "no hardware counters (%s)", strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, mp);
+	data = (char *)mp + page;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_ms(200);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	for (pos = mp->data_tail; pos < head && pos < data_size;) {
+		struct virt_id_sample *r = (void *)(data + pos);
+		__u16 mode = r->h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		ASSERT_NE(0, r->h.size);
+		pos += r->h.size;
+		if (r->h.type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		if (mode == PERF_RECORD_MISC_HYPERVISOR) {
+			EXPECT_EQ(0x7ff2, r->id.domid);
+		} else if (mode == PERF_RECORD_MISC_USER || mode == PERF_RECORD_MISC_KERNEL) {
+			EXPECT_EQ(0, r->id.domid);
+		} else {
+			EXPECT_NE(0, r->id.domid);
+		}
+	}
+	EXPECT_LT(0, samples);
+	munmap(mp, page + data_size);
+	close(fd);
+}
+
 /* Where other domains run is privileged: perf_allow_kernel() applies. */
 TEST(virt_id_needs_privilege)
 {
