@@ -419,13 +419,10 @@ TEST(virt_id_hardware_samples)
 		if (r->h.type != PERF_RECORD_SAMPLE)
 			continue;
 		samples++;
-		if (mode == PERF_RECORD_MISC_HYPERVISOR) {
-			EXPECT_EQ(0x7ff2, r->id.domid);
-		} else if (mode == PERF_RECORD_MISC_USER || mode == PERF_RECORD_MISC_KERNEL) {
-			EXPECT_EQ(0, r->id.domid);
-		} else {
-			EXPECT_NE(0, r->id.domid);
-		}
+		/* dom0's own samples are domain 0, Xen's are DOMID_XEN. */
+		EXPECT_EQ(mode == PERF_RECORD_MISC_USER || mode == PERF_RECORD_MISC_KERNEL,
+			  r->id.domid == 0);
+		EXPECT_EQ(mode == PERF_RECORD_MISC_HYPERVISOR, r->id.domid == 0x7ff2);
 	}
 	EXPECT_LT(0, samples);
 	munmap(mp, page + data_size);
