@@ -32,6 +32,7 @@ list=$top/build/initramfs.list
 	echo "file /usr/share/doc/perf-tip/tips.txt $top/build/linux/tools/perf/Documentation/tips.txt 0644 0 0"
 	echo "file /init $top/tests/lab/init 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
+	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"
 	for t in "$top"/build/selftests/xen/pmu/*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		echo "file /opt/selftests/xen/pmu/$(basename "$t") $t 0755 0 0"

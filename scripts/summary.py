@@ -25,7 +25,8 @@ PERF_RESULT = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s*(Ok\b|FAILED!|Skip
 
 # Each lab plan and the parts of it that must report tests.
 PLAN_PARTS = {
-    'check': [('kunit', 'ktap'), ('kselftest', 'ktap'), ('perftest', 'perf')],
+    'check': [('kunit', 'ktap'), ('kselftest', 'ktap'), ('perftest', 'perf'),
+              ('perftools', 'ktap')],
     'run': [],
 }
 PANIC = [

@@ -37,7 +37,11 @@ def part(name, body, rc=0):
     return 'XENPMU-BEGIN %s\n%sXENPMU-END %s rc=%d\n' % (name, body, name, rc)
 
 
-def results(kunit=KUNIT_OK, ksft=KSFT_OK, perf=PERF_OK, done=True, ksft_rc=0):
+PERFTOOLS_OK = '1..1\nok 1 - perf report --sort domain shows dom0\n'
+
+
+def results(kunit=KUNIT_OK, ksft=KSFT_OK, perf=PERF_OK, done=True, ksft_rc=0,
+            perftools=PERFTOOLS_OK):
     r = part('environment', 'kernel: 6.12.118-xenpmu\n')
     if kunit is not None:
         r += part('kunit', kunit)
@@ -45,23 +49,25 @@ def results(kunit=KUNIT_OK, ksft=KSFT_OK, perf=PERF_OK, done=True, ksft_rc=0):
         r += part('kselftest', ksft, ksft_rc)
     if perf is not None:
         r += part('perftest', perf)
+    if perftools is not None:
+        r += part('perftools', perftools)
     return r + ('XENPMU-DONE\n' if done else '')
 
 
 # name, files (suffix -> text), expected exit code, expected text
 CASES = [
     ('good run passes', {'status': STATUS % 0, 'log': LOG, 'results': results()},
-     0, ['6 passed, 0 failed, 1 skipped']),
+     0, ['7 passed, 0 failed, 1 skipped']),
     ('failing KUnit case fails', {
         'status': STATUS % 0, 'log': LOG,
         'results': results(kunit=KUNIT_OK.replace('    ok 2', '    not ok 2').replace('\nok 1 xen', '\nnot ok 1 xen'))},
-     1, ['FAILED: xen_pmu_abi.xen_pmu_abi_feature_get', '5 passed, 1 failed']),
+     1, ['FAILED: xen_pmu_abi.xen_pmu_abi_feature_get', '6 passed, 1 failed']),
     ('dom0 panic fails', {
         'status': STATUS % 0,
         'log': LOG + '[    3.1] Kernel panic - not syncing: sysrq triggered crash\n',
         'results': part('environment', 'x\n')},
      1, ['dom0 kernel panic: ', 'dom0 did not finish its plan', 'kunit@t: no output',
-         '0 passed, 5 failed']),
+         '0 passed, 6 failed']),
     ('Xen panic fails', {
         'status': STATUS % 0, 'log': LOG + '(XEN) Panic on CPU 0:\n', 'results': ''},
      1, ['Xen panic']),

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_XEN_VIRT_ID_H
+#define __PERF_XEN_VIRT_ID_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+struct sort_entry;
+
+/* Xen's id for the hypervisor itself in PERF_SAMPLE_VIRT_ID's domid. */
+#define XEN_VIRT_ID_DOMID_XEN	0x7ff2
+
+/* The fields of a sample's PERF_SAMPLE_VIRT_ID; all ones when unknown. */
+struct xen_virt_id {
+	u32 pcpu;
+	u16 domid;
+	u16 vcpu;
+};
+
+struct xen_virt_id xen_virt_id__unpack(u64 virt_id);
+int xen_virt_id__domain_name(u16 domid, char *bf, size_t size);
+
+extern struct sort_entry sort_xen_domain;
+extern struct sort_entry sort_xen_pcpu;
+extern struct sort_entry sort_xen_vcpu;
+
+#endif /* __PERF_XEN_VIRT_ID_H */
