@@ -14,7 +14,7 @@ result() {
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-echo "1..5"
+echo "1..7"
 perf record --sample-virt-id -a -e cpu-clock -o "$data" -- sleep 0.5 > /tmp/rec.log 2>&1
 result $? "perf record --sample-virt-id -a"
 
@@ -32,4 +32,15 @@ result $? "--sort pcpu,vcpu: pcpu unknown, vcpu a CPU of dom0"
 
 perf report -D -i "$data" 2> /dev/null | grep -q ' \.\. virt id: pcpu -1 domid 0 vcpu '
 result $? "perf report -D shows the virt id"
+script=$(perf script -i "$data" -F comm,domid,pcpu,vcpu 2> /dev/null)
+bad=$(echo "$script" | grep -Ev '^ *DOM:dom0 +PCPU: +- +VCPU:[0-9]+ ')
+[ -n "$script" ] && [ -z "$bad" ]
+result $? "perf script -F domid,pcpu,vcpu: every sample dom0's, pcpu unknown"
+[ -z "$bad" ] || echo "$bad" | head -3 | sed 's/^/# /'
+echo "$script" | head -2 | sed 's/^/# /'
+
+perf record -a -e cpu-clock -o "$data" -- sleep 0.1 > /dev/null 2>&1
+perf script -i "$data" -F comm,domid > /tmp/script.out 2>&1
+[ $? != 0 ] && grep -q 'sample-virt-id' /tmp/script.out
+result $? "perf script -F domid on a file without the field says how to get it"
 rm -f "$data" "$data.old"

@@ -36,6 +36,32 @@ int xen_virt_id__domain_name(u16 domid, char *bf, size_t size)
 	return scnprintf(bf, size, "d%u", domid);
 }
 
+/* perf script's domid, pcpu and vcpu fields: "DOM:dom0 PCPU:003 VCPU:001 " */
+int xen_virt_id__fprintf(u64 virt_id, FILE *fp, bool domid, bool pcpu, bool vcpu)
+{
+	struct xen_virt_id id = xen_virt_id__unpack(virt_id);
+	char name[16];
+	int printed = 0;
+
+	if (domid) {
+		xen_virt_id__domain_name(id.domid, name, sizeof(name));
+		printed += fprintf(fp, "DOM:%-5s ", name);
+	}
+	if (pcpu) {
+		if (id.pcpu == (u32)~0)
+			printed += fprintf(fp, "PCPU:  - ");
+		else
+			printed += fprintf(fp, "PCPU:%03u ", id.pcpu);
+	}
+	if (vcpu) {
+		if (id.vcpu == (u16)~0)
+			printed += fprintf(fp, "VCPU:  - ");
+		else
+			printed += fprintf(fp, "VCPU:%03u ", id.vcpu);
+	}
+	return printed;
+}
+
 static int64_t sort__xen_domain_cmp(struct hist_entry *left, struct hist_entry *right)
 {
 	u16 l = xen_virt_id__unpack(left->virt_id).domid;

@@ -3,6 +3,7 @@
 #define __PERF_XEN_VIRT_ID_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct sort_entry;
@@ -17,8 +18,11 @@ struct xen_virt_id {
 	u16 vcpu;
 };
 
+#include <stdio.h>
+
 struct xen_virt_id xen_virt_id__unpack(u64 virt_id);
 int xen_virt_id__domain_name(u16 domid, char *bf, size_t size);
+int xen_virt_id__fprintf(u64 virt_id, FILE *fp, bool domid, bool pcpu, bool vcpu);
 
 extern struct sort_entry sort_xen_domain;
 extern struct sort_entry sort_xen_pcpu;
