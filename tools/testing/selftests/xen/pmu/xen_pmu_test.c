@@ -137,14 +137,73 @@ static void spin_ms(long ms)
 	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
 }
 
+/* Samples of a software event: IP, TID, CPU and VIRT_ID, in that order. */
+struct virt_id_sample {
+	struct perf_event_header h;
+	__u64 ip;
+	__u32 pid, tid;
+	__u32 cpu, res;
+	struct perf_sample_virt_id id;
+};
+
+#define MAX_SAMPLES	4096
+
+static char sample_buf[MAX_SAMPLES * 64];
+
+/*
+ * Open @attr for this thread, let it run for @ms and copy its sample
+ * records, which must all be @rec_size bytes, into sample_buf.
+ * Return: the number of samples, or -errno.
+ */
+static int record_samples(struct perf_event_attr *attr, long ms, size_t rec_size)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	const size_t data_size = 16 * page;
+	struct perf_event_mmap_page *mp;
+	__u64 head, pos;
+	int fd, n = 0;
+	char *data;
+
+	fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return -errno;
+	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mp == MAP_FAILED) {
+		close(fd);
+		return -ENOMEM;
+	}
+	data = (char *)mp + page;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(ms);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	if (head > data_size)
+		n = -EOVERFLOW;
+	for (pos = 0; n >= 0 && pos < head && n < MAX_SAMPLES;) {
+		struct perf_event_header *h = (void *)(data + pos);
+
+		if (!h->size) {
+			n = -EPROTO;
+		} else if (h->type == PERF_RECORD_SAMPLE) {
+			if (h->size != rec_size || rec_size > sizeof(sample_buf) / MAX_SAMPLES)
+				n = -EPROTO;
+			else
+				memcpy(sample_buf + n++ * rec_size, h, rec_size);
+		}
+		pos += h->size;
+	}
+	munmap(mp, page + data_size);
+	close(fd);
+	return n;
+}
+
 /*
  * A software event's samples are taken outside any PMI from Xen, so they
  * are dom0's own: user or kernel, never guest, whatever the vPMU mode.
  */
 TEST(software_samples_are_dom0)
 {
-	const long page = sysconf(_SC_PAGESIZE);
-	const size_t data_size = 16 * page;
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
 		.size = sizeof(attr),
@@ -153,43 +212,24 @@ TEST(software_samples_are_dom0)
 		.sample_type = PERF_SAMPLE_IP,
 		.disabled = 1,
 	};
-	struct perf_event_mmap_page *mp;
-	int fd, samples = 0, foreign = 0;
-	__u64 head, pos;
-	char *data;
+	struct ip_sample {
+		struct perf_event_header h;
+		__u64 ip;
+	} *r = (void *)sample_buf;
+	int i, n, foreign = 0;
 
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
-	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, mp);
-	data = (char *)mp + page;
+	n = record_samples(&attr, 100, sizeof(*r));
+	ASSERT_LT(0, n) TH_LOG("samples: %d (%s)", n, n < 0 ? strerror(-n) : "none");
+	for (i = 0; i < n; i++) {
+		__u16 mode = r[i].h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin_ms(100);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-
-	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	ASSERT_GE(data_size, head) TH_LOG("ring buffer wrapped");
-	for (pos = mp->data_tail; pos < head;) {
-		struct perf_event_header *h = (void *)(data + pos);
-		__u16 mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-
-		ASSERT_NE(0, h->size);
-		if (h->type == PERF_RECORD_SAMPLE) {
-			samples++;
-			if (mode != PERF_RECORD_MISC_USER &&
-			    mode != PERF_RECORD_MISC_KERNEL) {
-				if (!foreign)
-					TH_LOG("sample %d: cpumode %u", samples, mode);
-				foreign++;
-			}
-		}
-		pos += h->size;
+		if (mode == PERF_RECORD_MISC_USER || mode == PERF_RECORD_MISC_KERNEL)
+			continue;
+		if (!foreign)
+			TH_LOG("sample %d: cpumode %u", i, mode);
+		foreign++;
 	}
-	EXPECT_LT(0, samples);
-	EXPECT_EQ(0, foreign) TH_LOG("%d of %d samples not dom0's", foreign, samples);
-	munmap(mp, page + data_size);
-	close(fd);
+	EXPECT_EQ(0, foreign) TH_LOG("%d of %d samples not dom0's", foreign, n);
 }
 
 static int write_attr(const char *path, const char *val)
@@ -307,15 +347,6 @@ TEST(cpu_hotplug_reregisters)
 	EXPECT_EQ(want, cpu_registered(1));
 }
 
-/* Samples of a software event: IP, TID, CPU and VIRT_ID, in that order. */
-struct virt_id_sample {
-	struct perf_event_header h;
-	__u64 ip;
-	__u32 pid, tid;
-	__u32 cpu, res;
-	struct perf_sample_virt_id id;
-};
-
 static int open_virt_id_event(__u64 sample_type, bool user_only)
 {
 	struct perf_event_attr attr = {
@@ -337,44 +368,28 @@ static int open_virt_id_event(__u64 sample_type, bool user_only)
  */
 TEST(virt_id_software_samples)
 {
-	const long page = sysconf(_SC_PAGESIZE);
-	const size_t data_size = 16 * page;
-	struct perf_event_mmap_page *mp;
-	int fd, samples = 0;
-	__u64 head, pos;
-	char *data;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 200000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_VIRT_ID,
+		.disabled = 1,
+	};
+	struct virt_id_sample *r = (void *)sample_buf;
+	int i, n;
 
-	fd = open_virt_id_event(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				PERF_SAMPLE_CPU | PERF_SAMPLE_VIRT_ID, false);
-	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
-	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, mp);
-	data = (char *)mp + page;
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin_ms(100);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-
-	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	ASSERT_GE(data_size, head) TH_LOG("ring buffer wrapped");
-	for (pos = mp->data_tail; pos < head;) {
-		struct virt_id_sample *r = (void *)(data + pos);
-
-		ASSERT_NE(0, r->h.size);
-		pos += r->h.size;
-		if (r->h.type != PERF_RECORD_SAMPLE)
-			continue;
-		samples++;
-		ASSERT_EQ(sizeof(*r), r->h.size);
-		EXPECT_EQ(0xffffffffU, r->id.pcpu);
-		EXPECT_EQ(0, r->id.domid);
-		EXPECT_EQ(r->cpu, r->id.vcpu);
-		if (r->id.domid || r->id.vcpu != r->cpu || r->id.pcpu != 0xffffffffU)
-			TH_LOG("sample %d: pcpu %#x domid %#x vcpu %u cpu %u", samples,
-			       r->id.pcpu, r->id.domid, r->id.vcpu, r->cpu);
+	n = record_samples(&attr, 100, sizeof(*r));
+	ASSERT_LT(0, n) TH_LOG("samples: %d (%s)", n, n < 0 ? strerror(-n) : "none");
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(0xffffffffU, r[i].id.pcpu);
+		EXPECT_EQ(0, r[i].id.domid);
+		EXPECT_EQ(r[i].cpu, r[i].id.vcpu);
+		if (r[i].id.domid || r[i].id.vcpu != r[i].cpu || r[i].id.pcpu != 0xffffffffU)
+			TH_LOG("sample %d: pcpu %#x domid %#x vcpu %u cpu %u", i,
+			       r[i].id.pcpu, r[i].id.domid, r[i].id.vcpu, r[i].cpu);
 	}
-	EXPECT_LT(0, samples);
-	munmap(mp, page + data_size);
-	close(fd);
 }
 
 /*
@@ -392,41 +407,21 @@ TEST(virt_id_hardware_samples)
 			       PERF_SAMPLE_CPU | PERF_SAMPLE_VIRT_ID,
 		.disabled = 1,
 	};
-	const long page = sysconf(_SC_PAGESIZE);
-	const size_t data_size = 16 * page;
-	struct perf_event_mmap_page *mp;
-	int fd, samples = 0;
-	__u64 head, pos;
-	char *data;
+	struct virt_id_sample *r = (void *)sample_buf;
+	int i, n;
 
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV))
-		SKIP(return, "no hardware counters (%s)", strerror(errno));
-	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
-	mp = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, mp);
-	data = (char *)mp + page;
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin_ms(200);
-	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	for (pos = mp->data_tail; pos < head && pos < data_size;) {
-		struct virt_id_sample *r = (void *)(data + pos);
-		__u16 mode = r->h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	n = record_samples(&attr, 200, sizeof(*r));
+	if (n == -ENOENT || n == -EOPNOTSUPP || n == -ENODEV)
+		SKIP(return, "no hardware counters (%s)", strerror(-n));
+	ASSERT_LT(0, n) TH_LOG("samples: %d (%s)", n, n < 0 ? strerror(-n) : "none");
+	for (i = 0; i < n; i++) {
+		__u16 mode = r[i].h.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-		ASSERT_NE(0, r->h.size);
-		pos += r->h.size;
-		if (r->h.type != PERF_RECORD_SAMPLE)
-			continue;
-		samples++;
 		/* dom0's own samples are domain 0, Xen's are DOMID_XEN. */
 		EXPECT_EQ(mode == PERF_RECORD_MISC_USER || mode == PERF_RECORD_MISC_KERNEL,
-			  r->id.domid == 0);
-		EXPECT_EQ(mode == PERF_RECORD_MISC_HYPERVISOR, r->id.domid == 0x7ff2);
+			  r[i].id.domid == 0);
+		EXPECT_EQ(mode == PERF_RECORD_MISC_HYPERVISOR, r[i].id.domid == 0x7ff2);
 	}
-	EXPECT_LT(0, samples);
-	munmap(mp, page + data_size);
-	close(fd);
 }
 
 /* Where other domains run is privileged: perf_allow_kernel() applies. */
