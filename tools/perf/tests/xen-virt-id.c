@@ -149,10 +149,10 @@ static int test__xen_virt_id_script(struct test_suite *test __maybe_unused,
 }
 
 static struct test_case xen_virt_id_tests[] = {
-	TEST_CASE("Domain names", xen_virt_id_names),
-	TEST_CASE("Parse from the other byte order", xen_virt_id_swap),
-	TEST_CASE("Domain, pcpu and vcpu sort keys", xen_virt_id_sort),
-	TEST_CASE("perf script fields", xen_virt_id_script),
+	TEST_CASE("Xen VIRT_ID: domain names", xen_virt_id_names),
+	TEST_CASE("Xen VIRT_ID: parse from the other byte order", xen_virt_id_swap),
+	TEST_CASE("Xen VIRT_ID: domain, pcpu and vcpu sort keys", xen_virt_id_sort),
+	TEST_CASE("Xen VIRT_ID: perf script fields", xen_virt_id_script),
 	{ .name = NULL, }
 };
 
