@@ -13,6 +13,20 @@ tree=$top/build/linux
 kout=${KOUT:-$top/build/kernel}
 kmake() { make -C "$tree" O="$kout" CC="ccache gcc" -j"$jobs" "$@"; }
 
+# check NAME MAKE-ARGS...: one TAP line; any diagnostic fails it.
+check() {
+	local name=$1 r st
+	shift
+	i=$((i + 1))
+	r=$(kmake "$@" 2>&1) && st=0 || st=$?
+	printf '### %s\n%s\n' "$name" "$r" >> "$out/static.log"
+	if [ $st = 0 ] && ! echo "$r" | grep -qE 'warning:|error:'; then
+		echo "ok $i - $name"
+	else
+		echo "not ok $i - $name # $(echo "$r" | grep -m1 -E 'warning:|error:' || echo "make exited $st")"
+	fi
+}
+
 mapfile -t files < <(cd "$top" && git ls-files -co --exclude-standard -- arch kernel drivers lib | grep '\.c$')
 mapfile -t docs < <(cd "$top" && git ls-files -co --exclude-standard -- arch kernel drivers lib include | grep '\.[ch]$')
 : > "$out/static.log"
@@ -32,21 +46,7 @@ mapfile -t docs < <(cd "$top" && git ls-files -co --exclude-standard -- arch ker
 	for f in "${files[@]}"; do
 		o=${f%.c}
 		# A .s target: same flags, and the kernel's own .o stays as it is.
-		i=$((i + 1))
-		r=$(kmake W=1 "$o.s" 2>&1) && st=0 || st=$?
-		printf '### W=1 %s\n%s\n' "$f" "$r" >> "$out/static.log"
-		if [ $st = 0 ] && ! echo "$r" | grep -qE 'warning:|error:'; then
-			echo "ok $i - W=1 $f"
-		else
-			echo "not ok $i - W=1 $f # $(echo "$r" | grep -m1 -E 'warning:|error:' || echo "make exited $st")"
-		fi
-		i=$((i + 1))
-		r=$(kmake C=2 CHECK="sparse" "$o.o" 2>&1) && st=0 || st=$?
-		printf '### sparse %s\n%s\n' "$f" "$r" >> "$out/static.log"
-		if [ $st = 0 ] && ! echo "$r" | grep -qE 'warning:|error:'; then
-			echo "ok $i - sparse $f"
-		else
-			echo "not ok $i - sparse $f # $(echo "$r" | grep -m1 -E 'warning:|error:' || echo "make exited $st")"
-		fi
+		check "W=1 $f" W=1 "$o.s"
+		check "sparse $f" C=2 CHECK=sparse "$o.o"
 	done
 } > "$out/static.tap"

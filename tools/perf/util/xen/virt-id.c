@@ -86,6 +86,14 @@ struct sort_entry sort_xen_domain = {
 	.se_width_idx	= HISTC_XEN_DOMAIN,
 };
 
+/* A cpu number, right-aligned, or "-" when the sample does not say. */
+static int id_snprintf(char *bf, size_t size, unsigned int width, u32 val, bool known)
+{
+	if (!known)
+		return scnprintf(bf, size, "%*s", width, "-");
+	return scnprintf(bf, size, "%*u", width, val);
+}
+
 static int64_t sort__xen_pcpu_cmp(struct hist_entry *left, struct hist_entry *right)
 {
 	return (int64_t)xen_virt_id__unpack(right->virt_id).pcpu -
@@ -97,9 +105,7 @@ static int hist_entry__xen_pcpu_snprintf(struct hist_entry *he, char *bf,
 {
 	u32 pcpu = xen_virt_id__unpack(he->virt_id).pcpu;
 
-	if (pcpu == (u32)~0)
-		return scnprintf(bf, size, "%*s", width, "-");
-	return scnprintf(bf, size, "%*u", width, pcpu);
+	return id_snprintf(bf, size, width, pcpu, pcpu != (u32)~0);
 }
 
 struct sort_entry sort_xen_pcpu = {
@@ -120,9 +126,7 @@ static int hist_entry__xen_vcpu_snprintf(struct hist_entry *he, char *bf,
 {
 	u16 vcpu = xen_virt_id__unpack(he->virt_id).vcpu;
 
-	if (vcpu == (u16)~0)
-		return scnprintf(bf, size, "%*s", width, "-");
-	return scnprintf(bf, size, "%*u", width, vcpu);
+	return id_snprintf(bf, size, width, vcpu, vcpu != (u16)~0);
 }
 
 struct sort_entry sort_xen_vcpu = {
