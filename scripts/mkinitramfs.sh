@@ -15,13 +15,16 @@ busybox=/bin/busybox
 file -L "$busybox" | grep -q 'statically linked' ||
 	die "$busybox is not static: run 'make deps' (busybox-static)"
 [ -x "$out/perf" ] || die "out/perf missing: run 'make perf'"
+xen_syms=/usr/lib/debug/boot/xen-syms-4.17-amd64
+[ -r "$xen_syms" ] || die "$xen_syms missing: run 'make deps' (xen-hypervisor-4.17-amd64-dbg)"
 
 rm -f "$out/initramfs.cpio.gz"
 list=$top/build/initramfs.list
 {
 	for d in /bin /dev /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
 		 /opt/selftests/xen /opt/selftests/xen/pmu /usr /usr/bin /usr/share \
-		 /usr/share/doc /usr/share/doc/perf-tip; do
+		 /usr/share/doc /usr/share/doc/perf-tip \
+		 /usr/lib /usr/lib/debug /usr/lib/debug/boot; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -30,6 +33,8 @@ list=$top/build/initramfs.list
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /bin/perf $out/perf 0755 0 0"
 	echo "file /usr/share/doc/perf-tip/tips.txt $top/build/linux/tools/perf/Documentation/tips.txt 0644 0 0"
+	# Xen's own symbols, for the perf test that checks them against /proc/xen/xensyms
+	echo "file /usr/lib/debug/boot/xen-syms-4.17-amd64 $xen_syms 0644 0 0"
 	echo "file /init $top/tests/lab/init 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
 	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"
