@@ -4,7 +4,6 @@
  * are not filtered as guest samples, and Xen's symbols from a xensyms file
  * written by the test, from a xen-syms ELF and from /proc/xen/xensyms.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +52,20 @@ static union perf_event sample_event = {
 	.header = { .type = PERF_RECORD_SAMPLE, .size = sizeof(struct perf_event_header) },
 };
 
+#define KERNEL		PERF_RECORD_MISC_KERNEL
+#define GUEST_KERNEL	PERF_RECORD_MISC_GUEST_KERNEL
+
+/* Whether a sample leaves perf's own routing for a domain's machine. */
+static bool routed(struct machines *machines, u8 cpumode, u16 domid, bool has_field)
+{
+	struct perf_sample sample;
+
+	sample_init(&sample, cpumode, domid, 0x1000);
+	if (!has_field)
+		sample.virt_id = ~0ULL;
+	return xen_machines__find_for_sample(machines, &sample_event, &sample);
+}
+
 /* Which machine a sample goes to, or NULL for perf's own routing. */
 static int test__xen_machine_routing(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
@@ -85,31 +98,17 @@ static int test__xen_machine_routing(struct test_suite *test __maybe_unused,
 	}
 
 	/* dom0's own samples, and everything inconsistent, stay perf's. */
-	sample_init(&sample, PERF_RECORD_MISC_KERNEL, 0, 0x1000);
-	TEST_ASSERT_VAL("dom0 kernel", !xen_machines__find_for_sample(&machines, &sample_event,
-								     &sample));
-	sample_init(&sample, PERF_RECORD_MISC_GUEST_KERNEL, 0, 0x1000);
-	TEST_ASSERT_VAL("guest mode, dom0 id", !xen_machines__find_for_sample(&machines,
-									     &sample_event,
-									     &sample));
-	sample_init(&sample, PERF_RECORD_MISC_KERNEL, XEN_VIRT_ID_DOMID_XEN, 0x1000);
-	TEST_ASSERT_VAL("Xen id, kernel mode", !xen_machines__find_for_sample(&machines,
-									     &sample_event,
-									     &sample));
-	sample_init(&sample, PERF_RECORD_MISC_GUEST_KERNEL, XEN_DOMID_FIRST_RESERVED, 0x1000);
-	TEST_ASSERT_VAL("reserved domid", !xen_machines__find_for_sample(&machines,
-									 &sample_event, &sample));
-	sample_init(&sample, PERF_RECORD_MISC_GUEST_KERNEL, 0xffff, 0x1000);
-	TEST_ASSERT_VAL("unknown domid", !xen_machines__find_for_sample(&machines,
-									&sample_event, &sample));
+	TEST_ASSERT_VAL("dom0 kernel", !routed(&machines, KERNEL, 0, true));
+	TEST_ASSERT_VAL("guest mode, dom0 id", !routed(&machines, GUEST_KERNEL, 0, true));
+	TEST_ASSERT_VAL("Xen id, kernel mode", !routed(&machines, KERNEL, XEN_VIRT_ID_DOMID_XEN,
+						       true));
+	TEST_ASSERT_VAL("reserved domid", !routed(&machines, GUEST_KERNEL,
+						  XEN_DOMID_FIRST_RESERVED, true));
+	TEST_ASSERT_VAL("unknown domid", !routed(&machines, GUEST_KERNEL, 0xffff, true));
+	TEST_ASSERT_VAL("file without the field", !routed(&machines, GUEST_KERNEL, 7, false));
 	sample_init(&sample, PERF_RECORD_MISC_GUEST_KERNEL, 7, 0x1000);
-	sample.virt_id = ~0ULL;
-	TEST_ASSERT_VAL("file without the field", !xen_machines__find_for_sample(&machines,
-									       &sample_event,
-									       &sample));
-	sample_init(&sample, PERF_RECORD_MISC_GUEST_KERNEL, 7, 0x1000);
-	TEST_ASSERT_VAL("not a sample", !xen_machines__find_for_sample(&machines, &mmap_event,
-								       &sample));
+	m = xen_machines__find_for_sample(&machines, &mmap_event, &sample);
+	TEST_ASSERT_VAL("not a sample", !m);
 	ret = TEST_OK;
 out:
 	machines__exit(&machines);
@@ -183,7 +182,7 @@ static int check_xen_symbol(struct machines *machines, u64 ip, const char *want)
 
 	name = resolve(machines, PERF_RECORD_MISC_HYPERVISOR, XEN_VIRT_ID_DOMID_XEN, ip,
 		       &level, &filtered, comm, sizeof(comm));
-	pr_debug("%#" PRIx64 ": %s, level %c, filtered %#x, comm %s\n", ip,
+	pr_debug("%#llx: %s, level %c, filtered %#x, comm %s\n", (unsigned long long)ip,
 		 name ?: "(none)", level, filtered, comm);
 	TEST_ASSERT_VAL("hypervisor level", level == 'H');
 	TEST_ASSERT_VAL("not filtered", filtered == 0);
@@ -270,7 +269,7 @@ static int test__xen_machine_elf(struct test_suite *test __maybe_unused,
 			goto out;
 		}
 		start[i] = map__unmap_ip(map, sym->start);
-		pr_debug("%s at %#" PRIx64 " in the ELF\n", names[i], start[i]);
+		pr_debug("%s at %#llx in the ELF\n", names[i], (unsigned long long)start[i]);
 	}
 	machines__exit(&machines);
 	xen_symbol_conf.syms = NULL;
@@ -303,11 +302,11 @@ out:
 }
 
 static struct test_case xen_machine_tests[] = {
-	TEST_CASE("Xen and domU samples go to their machines", xen_machine_routing),
-	TEST_CASE("domU samples are shown, not filtered as guest", xen_machine_guest),
-	TEST_CASE("Xen symbols from a xensyms file", xen_machine_xensyms),
-	TEST_CASE("Xen samples without symbols get no dom0 name", xen_machine_nosyms),
-	TEST_CASE("Xen symbols from xen-syms and /proc/xen/xensyms", xen_machine_elf),
+	TEST_CASE("Xen domains: Xen and domU samples go to their machines", xen_machine_routing),
+	TEST_CASE("Xen domains: domU samples are shown, not filtered as guest", xen_machine_guest),
+	TEST_CASE("Xen domains: Xen symbols from a xensyms file", xen_machine_xensyms),
+	TEST_CASE("Xen domains: Xen samples without symbols get no dom0 name", xen_machine_nosyms),
+	TEST_CASE("Xen domains: Xen symbols from xen-syms and /proc/xen/xensyms", xen_machine_elf),
 	{ .name = NULL, }
 };
 

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf xen: profile a whole Xen host, the hypervisor and every domain,
+ * from its PV dom0.  record sets Xen's vPMU mode, records every CPU with
+ * PERF_SAMPLE_VIRT_ID and a copy of Xen's symbols, and puts the mode back;
+ * report shows the result domain first; mode shows or sets the vPMU mode.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+#include <subcmd/parse-options.h>
+
+#include "builtin.h"
+#include "util/debug.h"
+#include "util/xen/machine.h"
+
+#define XEN_SYSFS		"/sys/hypervisor"
+#define XEN_PMU_MODE		XEN_SYSFS "/pmu/pmu_mode"
+#define XEN_XENSYMS		"/proc/xen/xensyms"
+#define XEN_REPORT_SORT		"domain,vcpu,comm,dso,sym"
+
+static const char *xen_file_name;
+static const char *xen_mode = "all";
+static char xen_saved_mode[16];
+static bool xen_restore_pending;
+/* Filled in by parse_options_subcommand() from the subcommands. */
+static const char *xen_usage[2];
+
+static int xen_read_line(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	buf[n] = '\0';
+	strim(buf);
+	return 0;
+}
+
+/* A clear message for each way Xen and the kernel refuse the vPMU. */
+static void xen_mode_error(const char *what, int err)
+{
+	switch (err) {
+	case -EACCES:
+		pr_err("perf xen: %s needs root (%s).\n", what, XEN_PMU_MODE);
+		break;
+	case -EOPNOTSUPP:
+		pr_err("perf xen: Xen's vPMU is off: boot Xen with vpmu=1 (and without its NMI watchdog).\n");
+		break;
+	case -EBUSY:
+		pr_err("perf xen: Xen refuses to change the vPMU mode while other domains' vCPUs have a vPMU in another mode.\n");
+		break;
+	case -EPERM:
+		pr_err("perf xen: only the control domain may change the vPMU mode.\n");
+		break;
+	case -EINVAL:
+		pr_err("perf xen: unknown vPMU mode '%s': use off, self, hv or all.\n", xen_mode);
+		break;
+	default:
+		pr_err("perf xen: %s failed: %s\n", what, strerror(-err));
+	}
+}
+
+/* 0 in a PV domain with the vPMU interface, else says why not. */
+static int xen_check_host(void)
+{
+	char buf[32];
+
+	if (xen_read_line(XEN_SYSFS "/type", buf, sizeof(buf)) || strcmp(buf, "xen")) {
+		pr_err("perf xen: not running on Xen (%s/type).\n", XEN_SYSFS);
+		return -ENODEV;
+	}
+	if (!xen_read_line(XEN_SYSFS "/guest_type", buf, sizeof(buf)) && strcmp(buf, "PV")) {
+		pr_err("perf xen: this is a Xen %s domain; perf xen needs a PV dom0.\n", buf);
+		return -ENODEV;
+	}
+	if (access(XEN_PMU_MODE, F_OK)) {
+		pr_err("perf xen: this kernel has no Xen vPMU interface (%s).\n", XEN_PMU_MODE);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int xen_get_mode(char *buf, size_t size)
+{
+	int err = xen_read_line(XEN_PMU_MODE, buf, size);
+
+	if (err)
+		xen_mode_error("reading the vPMU mode", err);
+	return err;
+}
+
+static int xen_set_mode(const char *mode)
+{
+	int fd, err = 0;
+
+	fd = open(XEN_PMU_MODE, O_WRONLY);
+	if (fd < 0)
+		err = -errno;
+	else if (write(fd, mode, strlen(mode)) < 0)
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		xen_mode_error("setting the vPMU mode", err);
+	return err;
+}
+
+static void xen_restore_mode(void)
+{
+	if (!xen_restore_pending)
+		return;
+	xen_restore_pending = false;
+	if (xen_set_mode(xen_saved_mode))
+		pr_err("perf xen: the vPMU mode stays '%s', it was '%s'.\n", xen_mode,
+		       xen_saved_mode);
+}
+
+/* Keep Xen's symbols with the data: FILE.xensyms, like kallsyms. */
+static void xen_save_xensyms(const char *data)
+{
+	char *dst = NULL, buf[8192];
+	int in, out = -1;
+	ssize_t n = 0;
+
+	in = open(XEN_XENSYMS, O_RDONLY);
+	if (in >= 0 && asprintf(&dst, "%s.xensyms", data) > 0)
+		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	if (in < 0 || out < 0 || n < 0)
+		pr_warning("perf xen: Xen's symbols not saved (%s: %s); report with --xen-syms.\n",
+			   in < 0 ? XEN_XENSYMS : dst ?: "", strerror(errno));
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	free(dst);
+}
+
+static const char **xen_argv(const char *cmd, const char *io, int argc, const char **argv,
+			     const char *extra, const char *extra_val, int *nr)
+{
+	const char **new = calloc(argc + 6, sizeof(*new));
+	int i = 0, j;
+
+	if (!new)
+		return NULL;
+	new[i++] = cmd;
+	new[i++] = io;
+	new[i++] = xen_file_name;
+	new[i++] = extra;
+	if (extra_val)
+		new[i++] = extra_val;
+	for (j = 1; j < argc; j++)
+		new[i++] = argv[j];
+	*nr = i;
+	return new;
+}
+
+static int xen_record(int argc, const char **argv)
+{
+	const char **rec_argv;
+	char mode[16];
+	int nr, ret;
+
+	ret = xen_check_host() ?: xen_get_mode(mode, sizeof(mode));
+	if (ret)
+		return ret;
+
+	if (strcmp(mode, xen_mode)) {
+		snprintf(xen_saved_mode, sizeof(xen_saved_mode), "%s", mode);
+		ret = xen_set_mode(xen_mode);
+		if (ret)
+			return ret;
+		xen_restore_pending = true;
+		atexit(xen_restore_mode);
+		pr_info("perf xen: vPMU mode %s (was %s)\n", xen_mode, mode);
+	}
+	xen_save_xensyms(xen_file_name);
+
+	rec_argv = xen_argv("record", "-o", argc, argv, "-a", "--sample-virt-id", &nr);
+	ret = rec_argv ? cmd_record(nr, rec_argv) : -ENOMEM;
+	free(rec_argv);
+	xen_restore_mode();
+	return ret;
+}
+
+static int xen_report(int argc, const char **argv)
+{
+	static char *xensyms;
+	const char **rep_argv;
+	int nr, ret;
+
+	if (!xen_symbol_conf.syms && !xen_symbol_conf.kallsyms &&
+	    asprintf(&xensyms, "%s.xensyms", xen_file_name) > 0) {
+		if (!access(xensyms, R_OK))
+			xen_symbol_conf.kallsyms = xensyms;
+	}
+
+	/* Options given after "report", --sort too, override these. */
+	rep_argv = xen_argv("report", "-i", argc, argv, "--sort", XEN_REPORT_SORT, &nr);
+	ret = rep_argv ? cmd_report(nr, rep_argv) : -ENOMEM;
+	free(rep_argv);
+	return ret;
+}
+
+static int xen_show_or_set_mode(int argc, const char **argv)
+{
+	char mode[16];
+	int ret = xen_check_host();
+
+	if (ret)
+		return ret;
+	if (argc > 2) {
+		pr_err("perf xen mode: one mode at most\n");
+		return -EINVAL;
+	}
+	if (argc == 2) {
+		xen_mode = argv[1];
+		return xen_set_mode(xen_mode);
+	}
+	ret = xen_get_mode(mode, sizeof(mode));
+	if (!ret)
+		printf("%s\n", mode);
+	return ret;
+}
+
+int cmd_xen(int argc, const char **argv)
+{
+	const struct option xen_options[] = {
+		OPT_STRING('i', "input", &xen_file_name, "file", "Input file name"),
+		OPT_STRING('o', "output", &xen_file_name, "file", "Output file name"),
+		OPT_STRING(0, "mode", &xen_mode, "mode",
+			   "vPMU mode while recording: self, hv or all (default)"),
+		OPT_STRING(0, "xen-syms", &xen_symbol_conf.syms, "file",
+			   "Xen's symbols from a xen-syms ELF"),
+		OPT_STRING(0, "xen-kallsyms", &xen_symbol_conf.kallsyms, "file",
+			   "Xen's symbols from a copy of /proc/xen/xensyms"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END()
+	};
+	const char *const xen_subcommands[] = { "record", "report", "mode", NULL };
+
+	argc = parse_options_subcommand(argc, argv, xen_options, xen_subcommands, xen_usage,
+					PARSE_OPT_STOP_AT_NON_OPTION);
+	if (!argc)
+		usage_with_options(xen_usage, xen_options);
+
+	if (!xen_file_name)
+		xen_file_name = "perf.data";
+
+	if (!strcmp(argv[0], "record"))
+		return xen_record(argc, argv);
+	if (!strcmp(argv[0], "report"))
+		return xen_report(argc, argv);
+	if (!strcmp(argv[0], "mode"))
+		return xen_show_or_set_mode(argc, argv);
+
+	usage_with_options(xen_usage, xen_options);
+	return -EINVAL;
+}
