@@ -239,6 +239,25 @@ static int test__xen_machine_nosyms(struct test_suite *test __maybe_unused,
 	return ret;
 }
 
+/* With Xen's symbols from @syms or @kallsyms, @names[i] is at @start[i]. */
+static int check_xen_symbols(const char *syms, const char *kallsyms,
+			     const char * const *names, const u64 *start, size_t n)
+{
+	struct machines machines;
+	int ret = TEST_OK;
+	size_t i;
+
+	xen_symbol_conf.syms = syms;
+	xen_symbol_conf.kallsyms = kallsyms;
+	machines__init(&machines);
+	for (i = 0; i < n && ret == TEST_OK; i++)
+		ret = check_xen_symbol(&machines, start[i] + 1, names[i]);
+	machines__exit(&machines);
+	xen_symbol_conf.syms = NULL;
+	xen_symbol_conf.kallsyms = NULL;
+	return ret;
+}
+
 /*
  * Debian's xen-syms ELF, and the running Xen's /proc/xen/xensyms when
  * there is one: both must name the same functions at the same addresses.
@@ -252,8 +271,7 @@ static int test__xen_machine_elf(struct test_suite *test __maybe_unused,
 	struct map *map;
 	struct symbol *sym;
 	u64 start[ARRAY_SIZE(names)];
-	size_t i;
-	int ret = TEST_FAIL;
+	size_t i, found = 0;
 
 	if (access(XEN_SYMS_ELF, R_OK))
 		return TEST_SKIP;
@@ -266,39 +284,24 @@ static int test__xen_machine_elf(struct test_suite *test __maybe_unused,
 		sym = map__find_symbol_by_name(map, names[i]);
 		if (!sym) {
 			pr_debug("%s not in %s\n", names[i], XEN_SYMS_ELF);
-			goto out;
+			break;
 		}
 		start[i] = map__unmap_ip(map, sym->start);
 		pr_debug("%s at %#llx in the ELF\n", names[i], (unsigned long long)start[i]);
+		found++;
 	}
 	machines__exit(&machines);
 	xen_symbol_conf.syms = NULL;
-	if (!map)
+	if (found != ARRAY_SIZE(names))
 		return TEST_FAIL;
 
-	machines__init(&machines);
-	xen_symbol_conf.syms = XEN_SYMS_ELF;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (check_xen_symbol(&machines, start[i] + 1, names[i]))
-			goto out;
-	machines__exit(&machines);
-	xen_symbol_conf.syms = NULL;
-
+	if (check_xen_symbols(XEN_SYMS_ELF, NULL, names, start, found))
+		return TEST_FAIL;
 	if (access(XEN_SYMS_LIVE, R_OK))
 		return TEST_OK;
 
 	/* The lab's dom0 runs under the Xen this ELF comes from. */
-	machines__init(&machines);
-	xen_symbol_conf.kallsyms = XEN_SYMS_LIVE;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (check_xen_symbol(&machines, start[i] + 1, names[i]))
-			goto out;
-	ret = TEST_OK;
-out:
-	machines__exit(&machines);
-	xen_symbol_conf.syms = NULL;
-	xen_symbol_conf.kallsyms = NULL;
-	return ret;
+	return check_xen_symbols(NULL, XEN_SYMS_LIVE, names, start, found);
 }
 
 static struct test_case xen_machine_tests[] = {
