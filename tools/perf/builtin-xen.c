@@ -3,10 +3,12 @@
  * perf xen: profile a whole Xen host, the hypervisor and every domain,
  * from its PV dom0.  record sets Xen's vPMU mode, records every CPU with
  * PERF_SAMPLE_VIRT_ID and a copy of Xen's symbols, and puts the mode back;
- * report shows the result domain first; mode shows or sets the vPMU mode.
+ * report shows the result domain first; split writes one perf.data file
+ * per domain; mode shows or sets the vPMU mode.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "builtin.h"
 #include "util/debug.h"
 #include "util/xen/machine.h"
+#include "util/xen/split.h"
 
 #define XEN_SYSFS		"/sys/hypervisor"
 #define XEN_PMU_MODE		XEN_SYSFS "/pmu/pmu_mode"
@@ -129,28 +132,41 @@ static void xen_restore_mode(void)
 		       xen_saved_mode);
 }
 
-/* Keep Xen's symbols with the data: FILE.xensyms, like kallsyms. */
-static void xen_save_xensyms(const char *data)
+/* Copy @src to @dst; -errno, with errno set, if either fails. */
+static int xen_copy_file(const char *src, const char *dst)
 {
-	char *dst = NULL, buf[8192];
-	int in, out = -1;
-	ssize_t n = 0;
+	char buf[8192];
+	int in, out = -1, err = 0;
+	ssize_t n;
 
-	in = open(XEN_XENSYMS, O_RDONLY);
-	if (in >= 0 && asprintf(&dst, "%s.xensyms", data) > 0)
+	in = open(src, O_RDONLY);
+	if (in >= 0)
 		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			n = -1;
-			break;
-		}
-	if (in < 0 || out < 0 || n < 0)
-		pr_warning("perf xen: Xen's symbols not saved (%s: %s); report with --xen-syms.\n",
-			   in < 0 ? XEN_XENSYMS : dst ?: "", strerror(errno));
+	if (in < 0 || out < 0)
+		err = -errno;
+	errno = 0;
+	while (!err && (n = read(in, buf, sizeof(buf))) != 0)
+		if (n < 0 || write(out, buf, n) != n)
+			err = errno ? -errno : -EIO;
 	if (out >= 0)
 		close(out);
 	if (in >= 0)
 		close(in);
+	if (err)
+		errno = -err;
+	return err;
+}
+
+/* Keep Xen's symbols with the data: FILE.xensyms, like kallsyms. */
+static void xen_save_xensyms(const char *data)
+{
+	char *dst = NULL;
+
+	if (asprintf(&dst, "%s.xensyms", data) < 0)
+		dst = NULL;
+	if (!dst || xen_copy_file(XEN_XENSYMS, dst))
+		pr_warning("perf xen: Xen's symbols not saved (%s: %s); report with --xen-syms.\n",
+			   dst ?: XEN_XENSYMS, strerror(errno));
 	free(dst);
 }
 
@@ -221,6 +237,46 @@ static int xen_report(int argc, const char **argv)
 	return ret;
 }
 
+static int xen_split_cmd(int argc, const char **argv)
+{
+	const char *prefix = NULL;
+	const struct option split_options[] = {
+		OPT_STRING(0, "prefix", &prefix, "prefix",
+			   "Outputs are PREFIX.xen, PREFIX.dom0, ... (default: the input's name)"),
+		OPT_END()
+	};
+	const char * const split_usage[] = { "perf xen [-i file] split [--prefix prefix]", NULL };
+	struct xen_split_stats stats;
+	char src[PATH_MAX], dst[PATH_MAX];
+	int ret;
+
+	argc = parse_options(argc, argv, split_options, split_usage, 0);
+	if (argc)
+		usage_with_options(split_usage, split_options);
+	if (!prefix)
+		prefix = xen_file_name;
+
+	ret = xen_split(xen_file_name, prefix, &stats);
+	if (ret)
+		return ret;
+	printf("perf xen split: %llu samples in %u files", (unsigned long long)stats.samples,
+	       stats.files);
+	if (stats.unknown)
+		printf(", %llu without a valid domain in %s.unknown",
+		       (unsigned long long)stats.unknown, prefix);
+	printf("\n");
+	if (stats.dropped)
+		pr_warning("perf xen split: %llu samples dropped: no event or machine for them\n",
+			   (unsigned long long)stats.dropped);
+
+	/* Xen's file reports Xen's symbols without --xen-kallsyms. */
+	snprintf(src, sizeof(src), "%s.xensyms", xen_file_name);
+	snprintf(dst, sizeof(dst), "%s.xen.xensyms", prefix);
+	if (stats.xen && !access(src, R_OK) && xen_copy_file(src, dst))
+		pr_warning("perf xen split: cannot copy %s to %s: %s\n", src, dst, strerror(errno));
+	return 0;
+}
+
 static int xen_show_or_set_mode(int argc, const char **argv)
 {
 	char mode[16];
@@ -256,7 +312,7 @@ int cmd_xen(int argc, const char **argv)
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_END()
 	};
-	const char *const xen_subcommands[] = { "record", "report", "mode", NULL };
+	const char *const xen_subcommands[] = { "record", "report", "split", "mode", NULL };
 
 	argc = parse_options_subcommand(argc, argv, xen_options, xen_subcommands, xen_usage,
 					PARSE_OPT_STOP_AT_NON_OPTION);
@@ -270,6 +326,8 @@ int cmd_xen(int argc, const char **argv)
 		return xen_record(argc, argv);
 	if (!strcmp(argv[0], "report"))
 		return xen_report(argc, argv);
+	if (!strcmp(argv[0], "split"))
+		return xen_split_cmd(argc, argv);
 	if (!strcmp(argv[0], "mode"))
 		return xen_show_or_set_mode(argc, argv);
 
