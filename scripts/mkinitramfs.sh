@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The lab's dom0 initramfs: busybox, our static perf, our kselftests and
-# tests/lab/init, packed with the kernel's gen_init_cpio (no root needed).
+# The lab's dom0 initramfs: busybox, our static perf and its Xen shell
+# tests, our kselftests and tests/lab/init, packed with the kernel's
+# gen_init_cpio (no root needed).
 # Artifact: out/initramfs.cpio.gz.
 set -euo pipefail
 
@@ -24,7 +25,9 @@ list=$top/build/initramfs.list
 	for d in /bin /dev /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
 		 /opt/selftests/xen /opt/selftests/xen/pmu /usr /usr/bin /usr/share \
 		 /usr/share/doc /usr/share/doc/perf-tip \
-		 /usr/lib /usr/lib/debug /usr/lib/debug/boot; do
+		 /usr/lib /usr/lib/debug /usr/lib/debug/boot /usr/libexec \
+		 /usr/libexec/perf-core /usr/libexec/perf-core/tests \
+		 /usr/libexec/perf-core/tests/shell; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -35,6 +38,10 @@ list=$top/build/initramfs.list
 	echo "file /usr/share/doc/perf-tip/tips.txt $top/build/linux/tools/perf/Documentation/tips.txt 0644 0 0"
 	# Xen's own symbols, for the perf test that checks them against /proc/xen/xensyms
 	echo "file /usr/lib/debug/boot/xen-syms-4.17-amd64 $xen_syms 0644 0 0"
+	# Our perf shell tests, where perf test looks for them (its exec path)
+	for t in "$top"/build/linux/tools/perf/tests/shell/xen_*.sh; do
+		echo "file /usr/libexec/perf-core/tests/shell/$(basename "$t") $t 0755 0 0"
+	done
 	echo "file /init $top/tests/lab/init 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
 	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"

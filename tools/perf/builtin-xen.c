@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,31 +131,6 @@ static void xen_restore_mode(void)
 		       xen_saved_mode);
 }
 
-/* Copy @src to @dst; -errno, with errno set, if either fails. */
-static int xen_copy_file(const char *src, const char *dst)
-{
-	char buf[8192];
-	int in, out = -1, err = 0;
-	ssize_t n;
-
-	in = open(src, O_RDONLY);
-	if (in >= 0)
-		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (in < 0 || out < 0)
-		err = -errno;
-	errno = 0;
-	while (!err && (n = read(in, buf, sizeof(buf))) != 0)
-		if (n < 0 || write(out, buf, n) != n)
-			err = errno ? -errno : -EIO;
-	if (out >= 0)
-		close(out);
-	if (in >= 0)
-		close(in);
-	if (err)
-		errno = -err;
-	return err;
-}
-
 /* Keep Xen's symbols with the data: FILE.xensyms, like kallsyms. */
 static void xen_save_xensyms(const char *data)
 {
@@ -247,7 +221,6 @@ static int xen_split_cmd(int argc, const char **argv)
 	};
 	const char * const split_usage[] = { "perf xen [-i file] split [--prefix prefix]", NULL };
 	struct xen_split_stats stats;
-	char src[PATH_MAX], dst[PATH_MAX];
 	int ret;
 
 	argc = parse_options(argc, argv, split_options, split_usage, 0);
@@ -259,8 +232,8 @@ static int xen_split_cmd(int argc, const char **argv)
 	ret = xen_split(xen_file_name, prefix, &stats);
 	if (ret)
 		return ret;
-	printf("perf xen split: %llu samples in %u files", (unsigned long long)stats.samples,
-	       stats.files);
+	printf("perf xen split: %llu samples in %u file%s", (unsigned long long)stats.samples,
+	       stats.files, stats.files == 1 ? "" : "s");
 	if (stats.unknown)
 		printf(", %llu without a valid domain in %s.unknown",
 		       (unsigned long long)stats.unknown, prefix);
@@ -268,12 +241,6 @@ static int xen_split_cmd(int argc, const char **argv)
 	if (stats.dropped)
 		pr_warning("perf xen split: %llu samples dropped: no event or machine for them\n",
 			   (unsigned long long)stats.dropped);
-
-	/* Xen's file reports Xen's symbols without --xen-kallsyms. */
-	snprintf(src, sizeof(src), "%s.xensyms", xen_file_name);
-	snprintf(dst, sizeof(dst), "%s.xen.xensyms", prefix);
-	if (stats.xen && !access(src, R_OK) && xen_copy_file(src, dst))
-		pr_warning("perf xen split: cannot copy %s to %s: %s\n", src, dst, strerror(errno));
 	return 0;
 }
 

@@ -3,8 +3,9 @@
  * perf xen split on a perf.data file written by the test: one file per
  * domain with exactly that domain's samples in their order, the side-band
  * records in every file (also in files opened after them), the input's
- * header features copied unchanged, and a clear refusal, leaving nothing
- * behind, of a file recorded without the domain field.
+ * header features copied unchanged, Xen's symbols copied for Xen's file,
+ * and a clear refusal, leaving nothing behind, of a file recorded without
+ * the domain field.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -280,6 +281,40 @@ static bool check_output(const char *prefix, const char *name, unsigned int samp
 	return ok;
 }
 
+#define XENSYMS	"ffff82d040200000 T _stext\n"
+
+/* INPUT.xensyms, which split must copy for Xen's file. */
+static int write_xensyms(const char *input)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int err;
+
+	if (snprintf(path, sizeof(path), "%s.xensyms", input) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	err = fputs(XENSYMS, f) < 0;
+	return fclose(f) || err ? -1 : 0;
+}
+
+static bool check_xensyms(const char *prefix)
+{
+	char path[PATH_MAX], buf[sizeof(XENSYMS) + 1] = "";
+	size_t n = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s.xen.xensyms", prefix) >= (int)sizeof(path))
+		return false;
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+	}
+	return n == strlen(XENSYMS) && !memcmp(buf, XENSYMS, n);
+}
+
 static void cleanup(const char *dir)
 {
 	struct dirent *ent;
@@ -305,7 +340,7 @@ static int test__xen_split_domains(struct test_suite *test __maybe_unused,
 	if (!mkdtemp(dir))
 		return TEST_FAIL;
 	snprintf(input, sizeof(input), "%s/perf.data", dir);
-	if (!check(!write_input(input, true), "cannot write the input")) {
+	if (!check(!write_input(input, true) && !write_xensyms(input), "cannot write the input")) {
 		cleanup(dir);
 		return TEST_FAIL;
 	}
@@ -318,6 +353,7 @@ static int test__xen_split_domains(struct test_suite *test __maybe_unused,
 	ok &= check(stats.files == ARRAY_SIZE(expected), "wrong file count");
 	ok &= check(stats.xen, "no Xen file");
 	ok &= check(!stats.dropped, "samples dropped");
+	ok &= check(stats.xensyms && check_xensyms(input), "Xen symbols not copied for its file");
 	for (i = 0; i < ARRAY_SIZE(expected); i++)
 		ok &= check_output(input, expected[i].name, expected[i].samples);
 

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,37 @@ static void split__init_tool(struct perf_tool *tool)
 	tool->finished_init = split__user;
 }
 
+/**
+ * xen_copy_file - copy a file, such as a copy of /proc/xen/xensyms
+ * @src: the file to read
+ * @dst: the file to create or truncate, mode 0644
+ *
+ * Return: 0, or a negative errno, with errno set, when either file fails.
+ */
+int xen_copy_file(const char *src, const char *dst)
+{
+	char buf[8192];
+	int in, out = -1, err = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY);
+	if (in >= 0)
+		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0)
+		err = -errno;
+	errno = 0;
+	while (!err && (n = read(in, buf, sizeof(buf))) != 0)
+		if (n < 0 || write(out, buf, n) != n)
+			err = errno ? -errno : -EIO;
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (err)
+		errno = -err;
+	return err;
+}
+
 static int split__save_section(struct perf_file_section *section,
 			       struct perf_header *ph __maybe_unused, int feat,
 			       int fd __maybe_unused, void *data)
@@ -344,6 +376,23 @@ static int split__finish(struct split *split, struct split_out *out)
 	return 0;
 }
 
+/* Xen's file names Xen's functions from a copy of the input's xensyms. */
+static void split__copy_xensyms(const char *input, const char *prefix,
+				struct xen_split_stats *stats)
+{
+	char src[PATH_MAX], dst[PATH_MAX];
+
+	if (snprintf(src, sizeof(src), "%s.xensyms", input) >= (int)sizeof(src) ||
+	    snprintf(dst, sizeof(dst), "%s.xen.xensyms", prefix) >= (int)sizeof(dst) ||
+	    access(src, R_OK))
+		return;
+	if (xen_copy_file(src, dst))
+		pr_warning("perf xen split: cannot copy %s to %s: %s\n", src, dst,
+			   strerror(errno));
+	else
+		stats->xensyms = true;
+}
+
 static int split__check_input(struct perf_session *session)
 {
 	struct perf_header *header = &session->header;
@@ -378,7 +427,8 @@ static int split__check_input(struct perf_session *session)
  * @prefix: outputs are PREFIX.xen, PREFIX.dom0, PREFIX.d<N>, PREFIX.unknown
  * @stats: filled in with what was written
  *
- * Only domains with samples get a file.  On error no output is left.
+ * Only domains with samples get a file.  When Xen gets one and INPUT.xensyms
+ * exists, it is copied to PREFIX.xen.xensyms.  On error no output is left.
  *
  * Return: 0, or a negative errno after saying what went wrong.
  */
@@ -439,6 +489,8 @@ out_free:
 	}
 	free(split.slots);
 	free(split.sideband);
+	if (!err && stats->xen)
+		split__copy_xensyms(input, prefix, stats);
 out_delete:
 	perf_session__delete(session);
 	return err;

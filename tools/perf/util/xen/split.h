@@ -13,6 +13,7 @@
  * @dropped: samples perf could not attribute to an event or a machine
  * @files: files written
  * @xen: whether one of them is PREFIX.xen
+ * @xensyms: whether INPUT.xensyms was copied to PREFIX.xen.xensyms
  */
 struct xen_split_stats {
 	u64 samples;
@@ -21,8 +22,10 @@ struct xen_split_stats {
 	u64 dropped;
 	unsigned int files;
 	bool xen;
+	bool xensyms;
 };
 
+int xen_copy_file(const char *src, const char *dst);
 int xen_split(const char *input, const char *prefix, struct xen_split_stats *stats);
 
 #endif /* __PERF_XEN_SPLIT_H */

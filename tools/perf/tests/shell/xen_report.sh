@@ -1,0 +1,57 @@
+#!/bin/sh
+# perf xen record and report by domain
+# SPDX-License-Identifier: GPL-2.0
+#
+# In a Xen PV dom0: perf xen mode shows the vPMU mode; perf xen record
+# records in mode all, puts the mode back and keeps Xen's symbols next to
+# the data; perf xen report gives a domain-first view.  With Xen's vPMU
+# off, each of them must refuse and say how to boot Xen.
+
+if [ "$(cat /sys/hypervisor/type 2> /dev/null)" != xen ]; then
+	echo "Skip: not a Xen domain"
+	exit 2
+fi
+
+dir=$(mktemp -d /tmp/perf-xen-report.XXXXXX) || exit 1
+trap 'rm -rf "$dir"' EXIT
+data=$dir/perf.data
+err=0
+
+fail() {
+	echo "FAIL: $*"
+	err=1
+}
+
+if ! mode=$(cat /sys/hypervisor/pmu/pmu_mode 2> /dev/null); then
+	perf xen mode > "$dir/mode.out" 2>&1 && fail "perf xen mode succeeded with the vPMU off"
+	grep -q "vPMU is off" "$dir/mode.out" || fail "perf xen mode: $(cat "$dir/mode.out")"
+	perf xen -o "$data" record -e cpu-clock -- true > "$dir/record.log" 2>&1 &&
+		fail "perf xen record succeeded with the vPMU off"
+	grep -q "vpmu=1" "$dir/record.log" || fail "perf xen record: $(cat "$dir/record.log")"
+	[ ! -e "$data" ] || fail "perf xen record wrote $data with the vPMU off"
+	perf xen mode all > "$dir/mode.out" 2>&1 && fail "perf xen mode all succeeded"
+	grep -q "vPMU is off" "$dir/mode.out" || fail "perf xen mode all: $(cat "$dir/mode.out")"
+	exit $err
+fi
+
+[ "$(perf xen mode 2> /dev/null)" = "$mode" ] || fail "perf xen mode does not show $mode"
+
+if ! perf xen -o "$data" record -e cpu-clock -- sleep 0.3 > "$dir/record.log" 2>&1; then
+	cat "$dir/record.log"
+	fail "perf xen record"
+fi
+[ "$mode" = all ] || grep -q "vPMU mode all (was $mode)" "$dir/record.log" ||
+	fail "perf xen record did not switch the vPMU to all"
+[ "$(cat /sys/hypervisor/pmu/pmu_mode)" = "$mode" ] ||
+	fail "vPMU mode $(cat /sys/hypervisor/pmu/pmu_mode) after recording, was $mode"
+grep -Eq '^[0-9a-f]+ [A-Za-z] [A-Za-z_]' "$data.xensyms" 2> /dev/null ||
+	fail "Xen's symbols not kept in $data.xensyms"
+
+perf xen -i "$data" report --stdio > "$dir/report.out" 2> /dev/null || fail "perf xen report"
+grep -Eq '^# +Overhead +Domain +VCPU +Command' "$dir/report.out" ||
+	fail "perf xen report is not domain first"
+grep -Eq '^ +[0-9.]+% +dom0 +[0-9]+ ' "$dir/report.out" || fail "no dom0 line in perf xen report"
+perf xen -i "$data" report --stdio -q --sort domain 2> /dev/null |
+	grep -Eq '^ +100\.00% +dom0 *$' || fail "software events are not all dom0's"
+
+exit $err
