@@ -18,7 +18,7 @@ help:
 	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
 	@echo "make deb      Debian packages of our kernel for a real Xen host (hours)"
-	@echo "make bench    build and lab boot timings"
+	@echo "make bench    driver costs, perf report and split speed, build and boot timings"
 
 deps:
 	@$(S)/deps.sh

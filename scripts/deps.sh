@@ -13,6 +13,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 )
 [ "${1:-}" = --deb ] && pkgs+=(debhelper rsync dpkg-dev fakeroot)
+[ "${1:-}" = --bench ] && pkgs+=(time valgrind)
 
 missing=()
 for p in "${pkgs[@]}"; do
