@@ -27,7 +27,8 @@ list=$top/build/initramfs.list
 		 /usr/share/doc /usr/share/doc/perf-tip \
 		 /usr/lib /usr/lib/debug /usr/lib/debug/boot /usr/libexec \
 		 /usr/libexec/perf-core /usr/libexec/perf-core/tests \
-		 /usr/libexec/perf-core/tests/shell; do
+		 /usr/libexec/perf-core/tests/shell \
+		 /usr/libexec/perf-core/tests/shell/lib; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -42,6 +43,9 @@ list=$top/build/initramfs.list
 	for t in "$top"/build/linux/tools/perf/tests/shell/xen_*.sh; do
 		echo "file /usr/libexec/perf-core/tests/shell/$(basename "$t") $t 0755 0 0"
 	done
+	# what they source; not executable, so perf test does not run it
+	echo "file /usr/libexec/perf-core/tests/shell/lib/xen.sh" \
+	     "$top/build/linux/tools/perf/tests/shell/lib/xen.sh 0644 0 0"
 	echo "file /init $top/tests/lab/init 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
 	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"

@@ -7,20 +7,11 @@
 # the data; perf xen report gives a domain-first view.  With Xen's vPMU
 # off, each of them must refuse and say how to boot Xen.
 
-if [ "$(cat /sys/hypervisor/type 2> /dev/null)" != xen ]; then
-	echo "Skip: not a Xen domain"
-	exit 2
-fi
+shelldir=$(dirname "$0")
+# shellcheck source=lib/xen.sh
+. "${shelldir}"/lib/xen.sh
 
-dir=$(mktemp -d /tmp/perf-xen-report.XXXXXX) || exit 1
-trap 'rm -rf "$dir"' EXIT
-data=$dir/perf.data
-err=0
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
+xen_test_init xen-report
 
 if ! mode=$(cat /sys/hypervisor/pmu/pmu_mode 2> /dev/null); then
 	perf xen mode > "$dir/mode.out" 2>&1 && fail "perf xen mode succeeded with the vPMU off"

@@ -9,20 +9,11 @@
 # of it must equal those of the input.  A file without the field must be
 # refused, leaving nothing behind.
 
-if [ "$(cat /sys/hypervisor/type 2> /dev/null)" != xen ]; then
-	echo "Skip: not a Xen domain"
-	exit 2
-fi
+shelldir=$(dirname "$0")
+# shellcheck source=lib/xen.sh
+. "${shelldir}"/lib/xen.sh
 
-dir=$(mktemp -d /tmp/perf-xen-split.XXXXXX) || exit 1
-trap 'rm -rf "$dir"' EXIT
-data=$dir/perf.data
-err=0
-
-fail() {
-	echo "FAIL: $*"
-	err=1
-}
+xen_test_init xen-split
 
 if ! perf record --sample-virt-id -a -e cpu-clock -o "$data" -- sleep 0.3 \
 		> "$dir/record.log" 2>&1; then
@@ -44,7 +35,10 @@ if ! perf xen -i "$data" split > "$dir/split.out" 2> "$dir/split.err"; then
 fi
 grep -q "^perf xen split: $nr samples in 1 file\$" "$dir/split.out" ||
 	fail "split summary: $(cat "$dir/split.out"), expected $nr samples in 1 file"
-outputs=$(cd "$dir" && ls perf.data.* | grep -v '\.old$' | tr '\n' ' ')
+outputs=
+for f in "$data".*; do
+	case $f in *.old) ;; *) outputs="$outputs${f##*/} " ;; esac
+done
 [ "$outputs" = "perf.data.dom0 " ] || fail "outputs: $outputs, expected perf.data.dom0 alone"
 
 # Every sample is in dom0's file, and only dom0's.
