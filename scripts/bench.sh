@@ -16,7 +16,7 @@ cd "$top"
 t() { local t0; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $t0" | bc; }
 
 # "CPU-seconds max-RSS-MiB" of one run of a command, its output discarded.
-usage() {
+cpu_rss() {
 	local f
 	f=$(mktemp)
 	/usr/bin/time -f '%U %S %M' -o "$f" "$@" >/dev/null 2>&1
@@ -66,10 +66,9 @@ rm -f "$bench"/split.*
 	die "perf xen split failed on $data"
 dom=() cpu=() spl=()
 for _ in $(seq $runs); do
-	dom+=("$(usage "${by_domain[@]}")")
-	cpu+=("$(usage "${by_cpu[@]}")")
-	rm -f "$bench"/split.*
-	spl+=("$(usage "${xen_split[@]}")")
+	dom+=("$(cpu_rss "${by_domain[@]}")")
+	cpu+=("$(cpu_rss "${by_cpu[@]}")")
+	spl+=("$(cpu_rss "${xen_split[@]}")")
 done
 # Instructions do not vary with the load of this machine as seconds do;
 # both runs side by side on its two cores.

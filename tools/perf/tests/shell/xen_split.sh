@@ -35,11 +35,8 @@ if ! perf xen -i "$data" split > "$dir/split.out" 2> "$dir/split.err"; then
 fi
 grep -q "^perf xen split: $nr samples in 1 file\$" "$dir/split.out" ||
 	fail "split summary: $(cat "$dir/split.out"), expected $nr samples in 1 file"
-outputs=
-for f in "$data".*; do
-	case $f in *.old) ;; *) outputs="$outputs${f##*/} " ;; esac
-done
-[ "$outputs" = "perf.data.dom0 " ] || fail "outputs: $outputs, expected perf.data.dom0 alone"
+outputs=$(cd "$dir" && echo perf.data.*)
+[ "$outputs" = perf.data.dom0 ] || fail "outputs: $outputs, expected perf.data.dom0 alone"
 
 # Every sample is in dom0's file, and only dom0's.
 perf script -i "$data.dom0" -F domid > "$dir/dom0.script" 2> "$dir/dom0.err" ||
