@@ -8,7 +8,7 @@ S := scripts
 O := out
 
 .PHONY: all deps tree kernel perf selftests initramfs xen lab-images \
-	check run series static abi harness refresh deb bench clean help
+	check run series static abi harness refresh deb bench qemu qemu-test clean help
 
 all: lab-images
 
@@ -19,6 +19,8 @@ help:
 	@echo "make refresh  save edits made inside build/linux back into the repository"
 	@echo "make deb      Debian packages of our kernel for a real Xen host (hours)"
 	@echo "make bench    driver costs, perf report and split speed, build and boot timings"
+	@echo "make qemu     our QEMU with an emulated PMU for TCG: out/qemu-system-x86_64"
+	@echo "make qemu-test  the emulated PMU, natively (no Xen): out/qemu-pmu.tap"
 
 deps:
 	@$(S)/deps.sh
@@ -74,6 +76,12 @@ deb: tree
 
 bench: lab-images
 	@$(S)/bench.sh
+
+qemu: deps
+	@$(S)/build-qemu.sh
+
+qemu-test: qemu kernel perf
+	@tests/qemu-pmu/run.sh
 
 clean:
 	rm -rf build $(O)

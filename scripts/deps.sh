@@ -11,6 +11,7 @@ pkgs=(
 	linux-source-6.12 linux-config-6.12
 	xen-hypervisor-4.17-amd64 xen-hypervisor-4.17-amd64-dbg libxen-dev
 	qemu-system-x86 busybox-static
+	libglib2.0-dev libpixman-1-dev libfdt-dev meson ninja-build python3-venv dpkg-dev
 )
 [ "${1:-}" = --deb ] && pkgs+=(debhelper rsync dpkg-dev fakeroot)
 [ "${1:-}" = --bench ] && pkgs+=(time valgrind)

@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Our QEMU: Debian 12's qemu source package, fetched and verified through
+# apt with a private apt state (the machine's own /etc/apt and lists are
+# never touched), unpacked with Debian's patches, our series of qemu/
+# applied on top, built x86_64-softmmu (TCG only) with ccache.
+# Artifact: out/qemu-system-x86_64 (firmware from Debian's qemu-system-x86
+# and seabios packages: /usr/share/qemu and /usr/share/seabios are baked in
+# as its data directories).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+# The source package we build on; fail clearly if the archive dropped it.
+version=1:7.2+dfsg-7+deb12u18
+upver=${version#*:}; upver=${upver%-*}      # 7.2+dfsg
+
+apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}
+dl=$apt_dir/source/$version
+src=$top/build/qemu-src
+bld=$top/build/qemu
+qdir=$top/qemu
+
+# --- fetch -----------------------------------------------------------------
+
+# One deb-src line per (URI, suite, components) of the machine's own
+# enabled Debian-style sources, one-line and deb822 format alike.
+machine_sources() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		sed -n 's/#.*//; s/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?/deb-src \1/p' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk '
+		function flush() {
+			if (types ~ /(^| )deb( |$)/ && uris != "" && enabled != "no") {
+				n = split(uris, u, " "); m = split(suites, s, " ")
+				for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
+					printf "deb-src %s%s %s %s\n", opts, u[i], s[j], comps
+			}
+			types = uris = suites = comps = opts = enabled = ""
+		}
+		/^[[:space:]]*#/ { next }
+		/^[[:space:]]*$/ { flush(); next }
+		{
+			key = tolower($1); sub(/:$/, "", key); $1 = ""; sub(/^ +/, "")
+			if (key == "types") types = $0
+			else if (key == "uris") uris = $0
+			else if (key == "suites") suites = $0
+			else if (key == "components") comps = $0
+			else if (key == "enabled") enabled = tolower($0)
+			else if (key == "signed-by") opts = "[signed-by=" $0 "] "
+		}
+		END { flush() }' "$f"
+	done
+}
+
+apt_opts=(
+	-o Dir::State="$apt_dir/state" -o Dir::Cache="$apt_dir/cache"
+	-o Dir::Etc::SourceList="$apt_dir/sources.list"
+	-o Dir::Etc::SourceParts="$apt_dir/sources.list.d"
+	-q
+)
+
+fetch() {
+	if [ -f "$dl/.complete" ]; then
+		return
+	fi
+	step "qemu: fetching source package qemu=$version through a private apt state in $apt_dir"
+	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" \
+		 "$apt_dir/sources.list.d"
+	machine_sources | grep -v 'packages.cloud.google.com\|nodesource' |
+		sort -u > "$apt_dir/sources.list.tmp"
+	[ -s "$apt_dir/sources.list.tmp" ] || die "no deb sources found in /etc/apt"
+	mv "$apt_dir/sources.list.tmp" "$apt_dir/sources.list"
+	apt-get "${apt_opts[@]}" update >&2 || die "private apt-get update failed"
+	local have
+	have=$(apt-cache "${apt_opts[@]}" showsrc qemu 2>/dev/null | sed -n 's/^Version: //p')
+	grep -qxF "$version" <<< "$have" ||
+		die "the archive no longer serves qemu $version (it has:" \
+		    "$(echo $have)); update \$version in $0"
+	rm -rf "$dl.tmp"
+	mkdir -p "$dl.tmp"
+	# apt checks every file against the hashes of the signed Sources index
+	(cd "$dl.tmp" && apt-get "${apt_opts[@]}" source --download-only "qemu=$version" >&2) ||
+		die "apt-get source qemu=$version failed"
+	touch "$dl.tmp/.complete"
+	rm -rf "$dl"
+	mv "$dl.tmp" "$dl"
+}
+
+# --- unpack and patch --------------------------------------------------------
+
+series_hash() {
+	{
+		echo "$version"
+		(cd "$top" && find qemu -type f -print0 | LC_ALL=C sort -z |
+			xargs -0 sha256sum)
+	} | sha256sum | cut -d' ' -f1
+}
+
+prepare() {
+	local want dsc p
+	want=$(series_hash)
+	if [ -f "$src/.xenpmu-stamp" ] && [ "$(cat "$src/.xenpmu-stamp")" = "$want" ]; then
+		return
+	fi
+	step "qemu: unpacking Debian's qemu $version and applying qemu/series"
+	dsc=$(ls "$dl"/qemu_*.dsc) || die "no .dsc in $dl"
+	rm -rf "$src" "$src.tmp"
+	# The hashes were checked by apt against the signed index; the .dsc
+	# itself is signed by the uploader whose key we do not keep.
+	dpkg-source --no-check -x "$dsc" "$src.tmp" >&2 ||
+		die "dpkg-source -x failed"
+	if [ -d "$qdir/overlay" ]; then
+		cp -r "$qdir/overlay/." "$src.tmp/"
+	fi
+	if [ -f "$qdir/series" ]; then
+		while read -r p; do
+			p=${p%%#*}; p=${p//[[:space:]]/}
+			[ -n "$p" ] || continue
+			[ -f "$qdir/$p" ] || die "qemu/series names $p, which is missing"
+			patch -d "$src.tmp" -p1 --batch --forward --no-backup-if-mismatch \
+				-s < "$qdir/$p" >&2 || die "qemu/$p does not apply"
+		done < "$qdir/series"
+	fi
+	echo "$want" > "$src.tmp/.xenpmu-stamp"
+	mv "$src.tmp" "$src"
+}
+
+# --- configure and build -----------------------------------------------------
+
+configure_args=(
+	--target-list=x86_64-softmmu
+	--disable-docs --disable-werror --without-default-features
+	--disable-tools --disable-guest-agent --disable-debug-info
+	--disable-install-blobs
+	--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+	--cc="ccache gcc" --host-cc="ccache gcc" --cxx="ccache g++"
+)
+
+build() {
+	local want t0 t1
+	want="$(cat "$src/.xenpmu-stamp") ${configure_args[*]}"
+	# a fresh unpack means fresh mtimes: reconfigure and let ccache do the rest
+	if [ ! -f "$bld/.xenpmu-configured" ] ||
+	   [ "$(cat "$bld/.xenpmu-configured")" != "$want" ]; then
+		step "qemu: configuring in build/qemu"
+		rm -rf "$bld"
+		mkdir -p "$bld"
+		(cd "$bld" && "$src/configure" "${configure_args[@]}" > configure.log 2>&1) ||
+			die "qemu configure failed, see build/qemu/configure.log"
+		echo "$want" > "$bld/.xenpmu-configured"
+	fi
+	if ninja -C "$bld" -n qemu-system-x86_64 2>/dev/null | grep -q '^ninja: no work to do'; then
+		if [ -x "$out/qemu-system-x86_64" ] &&
+		   cmp -s "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64"; then
+			step "qemu: up to date"
+			return
+		fi
+	fi
+	step "qemu: building with -j$jobs (ccache in $CCACHE_DIR)"
+	t0=$(date +%s)
+	nice ninja -C "$bld" -j"$jobs" qemu-system-x86_64 > "$bld/build.log" 2>&1 || {
+		tail -40 "$bld/build.log" >&2
+		die "qemu build failed, see build/qemu/build.log"
+	}
+	t1=$(date +%s)
+	cp "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp"
+	mv "$out/qemu-system-x86_64.tmp" "$out/qemu-system-x86_64"
+	step "qemu: built out/qemu-system-x86_64 in $((t1 - t0)) s"
+}
+
+"$top/scripts/deps.sh"
+fetch
+prepare
+build
