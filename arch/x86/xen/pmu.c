@@ -37,6 +37,7 @@
 #include <xen/xen.h>
 #include <xen/interface/xen.h>
 #include <xen/interface/xenpmu.h>
+#include <xen/xen-ops.h>
 
 #include "xen-ops.h"
 #include "pmu.h"
@@ -83,6 +84,17 @@ VISIBLE_IF_KUNIT int xen_pmu_handle_irq(struct pt_regs *regs)
 	return x86_pmu.handle_irq(regs);
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_handle_irq);
+
+/* When this vCPU's runstate last changed: Xen deschedules it in between. */
+VISIBLE_IF_KUNIT u64 xen_pmu_sched_stamp(void)
+{
+	struct vcpu_runstate_info rs;
+
+	KUNIT_STATIC_STUB_REDIRECT(xen_pmu_sched_stamp);
+	xen_get_runstate_snapshot(&rs);
+	return rs.state_entry_time;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_sched_stamp);
 
 /* Vendor models */
 
@@ -336,6 +348,9 @@ VISIBLE_IF_KUNIT int xen_pmu_attach(struct xen_pmu_cpu *c,
 	c->bank_b = ctxt + b;
 	c->in_pmi = false;
 	c->shadow_valid = 0;
+	/* XENPMU_init leaves this vCPU's LVTPC masked; so does the mirror. */
+	WRITE_ONCE(page->pmu.l.lapic_lvtpc, APIC_LVT_MASKED);
+	c->lvtpc_applied = 0;
 	c->page = page;
 	return 0;
 }
@@ -530,14 +545,43 @@ VISIBLE_IF_KUNIT u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter)
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_read_pmc);
 
+/* Have Xen apply the page's LVTPC to this vCPU's physical APIC now. */
+static int xen_pmu_apply_lvtpc(struct xen_pmu_cpu *c)
+{
+	int ret;
+
+	c->stats.lvtpc++;
+	ret = xen_pmu_hypercall(XENPMU_lvtpc_set, NULL);
+	if (!ret)
+		c->lvtpc_applied = xen_pmu_sched_stamp();
+	return ret;
+}
+
+/*
+ * Xen masks the physical LVTPC whenever it saves this vCPU's vPMU (each
+ * time the vCPU is descheduled in self and hv mode) and unmasks it again
+ * only when it loads a context that is running.  A context perf stopped
+ * and then started again by trapped MSR writes, or one that a mode change
+ * left unloaded, is counting with PMIs masked: the page's LVTPC must be
+ * applied again, which is needed only if the vCPU was descheduled since
+ * Xen last applied it.
+ */
+static bool xen_pmu_lvtpc_stale(struct xen_pmu_cpu *c)
+{
+	return !(READ_ONCE(c->page->pmu.l.lapic_lvtpc) & APIC_LVT_MASKED) &&
+	       xen_pmu_sched_stamp() != c->lvtpc_applied;
+}
+
 /**
  * xen_pmu_cpu_lvtpc() - set the LVTPC mask bit Xen applies to our PMIs
  * @c: the vCPU's state
  * @val: the LVTPC value perf writes; Xen uses only APIC_LVT_MASKED
  *
- * The page's copy is the state Xen applies at flush and at lvtpc_set, and
- * Xen never writes it: a write that does not change the mask bit needs no
- * hypercall, and one inside the PMI window is applied by the flush.
+ * The page's copy mirrors what Xen holds for this vCPU (masked from
+ * XENPMU_init on, see xen_pmu_attach()); Xen never writes it.  Outside the
+ * PMI window, a write that changes the mask bit, or an unmasked one after
+ * Xen may have masked the physical LVTPC behind our back, is passed on;
+ * inside it, the flush applies the page's value.
  *
  * Return: 0 or the error of XENPMU_lvtpc_set.
  */
@@ -549,12 +593,80 @@ VISIBLE_IF_KUNIT int xen_pmu_cpu_lvtpc(struct xen_pmu_cpu *c, u32 val)
 		return 0;
 	old = READ_ONCE(c->page->pmu.l.lapic_lvtpc);
 	WRITE_ONCE(c->page->pmu.l.lapic_lvtpc, val);
-	if (c->in_pmi || !((old ^ val) & APIC_LVT_MASKED))
+	if (c->in_pmi)
 		return 0;
-	c->stats.lvtpc++;
-	return xen_pmu_hypercall(XENPMU_lvtpc_set, NULL);
+	if (!((old ^ val) & APIC_LVT_MASKED) && !xen_pmu_lvtpc_stale(c))
+		return 0;
+	return xen_pmu_apply_lvtpc(c);
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_lvtpc);
+
+/**
+ * xen_pmu_cpu_may_start() - may a PMU MSR write outside a PMI start counting
+ * @c: the vCPU's state
+ * @msr: MSR index
+ * @val: the value written
+ *
+ * An event select with its enable bit, a non-zero Intel GLOBAL_CTRL or
+ * FIXED_CTR_CTRL: writes after which Xen's vPMU may be running again
+ * without having reloaded our LVTPC.
+ *
+ * Return: true if xen_pmu_cpu_rearm() is to follow the trapped write.
+ */
+VISIBLE_IF_KUNIT bool xen_pmu_cpu_may_start(struct xen_pmu_cpu *c, u32 msr,
+					    u64 val)
+{
+	struct xen_pmu_reg r;
+
+	if (!c->page || c->in_pmi || !xen_pmu_classify(c->model, msr, &r))
+		return false;
+	switch (r.kind) {
+	case XEN_PMU_REG_EVNTSEL:
+		return val & ARCH_PERFMON_EVENTSEL_ENABLE;
+	case XEN_PMU_REG_GLOBAL_CTRL:
+	case XEN_PMU_REG_FIXED_CTRL:
+		return val;
+	default:
+		return false;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_may_start);
+
+/**
+ * xen_pmu_cpu_rearm() - after a write that may start counting
+ * @c: the vCPU's state
+ *
+ * Applies the page's LVTPC again if Xen may have masked it since.
+ */
+VISIBLE_IF_KUNIT void xen_pmu_cpu_rearm(struct xen_pmu_cpu *c)
+{
+	if (c->page && !c->in_pmi && xen_pmu_lvtpc_stale(c))
+		xen_pmu_apply_lvtpc(c);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_rearm);
+
+/**
+ * xen_pmu_cpu_resync() - bring Xen's vPMU state back after a mode change
+ * @c: the vCPU's state
+ *
+ * Entering all mode, Xen stops switching vPMU contexts: a context it saved
+ * before stays unloaded, its counters stopped and the LVTPC masked, until
+ * a trapped access loads it.  Make one (a read of counter 0, which loads
+ * the context) and apply the LVTPC.
+ */
+VISIBLE_IF_KUNIT void xen_pmu_cpu_resync(struct xen_pmu_cpu *c)
+{
+	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_COUNTER };
+	u64 val;
+
+	if (!c->page || c->in_pmi)
+		return;
+	c->stats.msr_trapped++;
+	xen_pmu_rdmsr_trap(xen_pmu_reg_msr(c->model, &r), &val);
+	if (!(READ_ONCE(c->page->pmu.l.lapic_lvtpc) & APIC_LVT_MASKED))
+		xen_pmu_apply_lvtpc(c);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_resync);
 
 /* Put the page's context within what Xen 4.17 validates at flush. */
 static void xen_pmu_sanitize(struct xen_pmu_cpu *c)
@@ -621,8 +733,11 @@ static void xen_pmu_flush(struct xen_pmu_cpu *c)
 
 	c->stats.flushes++;
 	ret = xen_pmu_hypercall(XENPMU_flush, NULL);
-	if (!ret)
+	if (!ret) {
+		/* The flush applied the page's LVTPC. */
+		c->lvtpc_applied = xen_pmu_sched_stamp();
 		return;
+	}
 	c->stats.flush_errors++;
 	if (ret == -EIO) {
 		xen_pmu_sanitize(c);
@@ -727,8 +842,20 @@ bool pmu_msr_read(unsigned int msr, u64 *val, int *err)
 
 bool pmu_msr_write(unsigned int msr, u32 low, u32 high, int *err)
 {
-	return xen_pmu_cpu_msr_write(this_cpu_ptr(&xen_pmu_cpus), msr,
-				     ((u64)high << 32) | low);
+	struct xen_pmu_cpu *c = this_cpu_ptr(&xen_pmu_cpus);
+	u64 val = ((u64)high << 32) | low;
+
+	if (xen_pmu_cpu_msr_write(c, msr, val))
+		return true;
+	if (!xen_pmu_cpu_may_start(c, msr, val))
+		return false;
+	/* The trapped write first, then the LVTPC: see xen_pmu_lvtpc_stale(). */
+	if (err)
+		*err = native_write_msr_safe(msr, low, high);
+	else
+		native_write_msr(msr, low, high);
+	xen_pmu_cpu_rearm(c);
+	return true;
 }
 
 unsigned long long xen_read_pmc(int counter)
@@ -739,6 +866,24 @@ unsigned long long xen_read_pmc(int counter)
 int pmu_apic_update(u32 val)
 {
 	return xen_pmu_cpu_lvtpc(this_cpu_ptr(&xen_pmu_cpus), val);
+}
+
+static void xen_pmu_resync_this_cpu(void *unused)
+{
+	xen_pmu_cpu_resync(this_cpu_ptr(&xen_pmu_cpus));
+}
+
+/**
+ * xen_pmu_mode_changed() - the vPMU mode was set: re-arm every vCPU
+ *
+ * Called after a successful XENPMU_mode_set.  Every online vCPU makes Xen
+ * load its context and apply its LVTPC again (xen_pmu_cpu_resync()), so
+ * that a recording goes on sampling across the change.
+ */
+void xen_pmu_mode_changed(void)
+{
+	if (is_xen_pmu)
+		on_each_cpu(xen_pmu_resync_this_cpu, NULL, 1);
 }
 
 irqreturn_t xen_pmu_irq_handler(int irq, void *dev_id)

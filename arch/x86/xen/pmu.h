@@ -149,6 +149,10 @@ struct xen_pmu_stats {
  * @shadow_valid: bitmap of @shadow_sel entries that hold what was last
  *	written
  * @shadow_sel: event selects as last written
+ * @lvtpc_applied: this vCPU's runstate entry time when Xen last applied
+ *	the page's LVTPC to the physical APIC (lvtpc_set, flush); a later
+ *	entry time means the vCPU was descheduled since, and Xen's vPMU
+ *	save then left the physical LVTPC masked
  * @stats: counters, see struct xen_pmu_stats
  *
  * The offsets Xen wrote into the page are read once, checked against the
@@ -167,6 +171,7 @@ struct xen_pmu_cpu {
 	u32 pcpu;
 	unsigned long shadow_valid;
 	u64 shadow_sel[XEN_PMU_MAX_GP];
+	u64 lvtpc_applied;
 	struct xen_pmu_stats stats;
 };
 
@@ -174,6 +179,7 @@ struct xen_pmu_cpu {
 int xen_pmu_hypercall(unsigned int op, void *arg);
 bool xen_pmu_rdmsr_trap(u32 msr, u64 *val);
 int xen_pmu_handle_irq(struct pt_regs *regs);
+u64 xen_pmu_sched_stamp(void);
 int xen_pmu_model_init(struct xen_pmu_model *m, const struct xen_pmu_cpuid *id);
 bool xen_pmu_classify(const struct xen_pmu_model *m, u32 msr,
 		      struct xen_pmu_reg *r);
@@ -183,6 +189,9 @@ bool xen_pmu_cpu_msr_read(struct xen_pmu_cpu *c, u32 msr, u64 *val);
 bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr, u64 val);
 u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter);
 int xen_pmu_cpu_lvtpc(struct xen_pmu_cpu *c, u32 val);
+bool xen_pmu_cpu_may_start(struct xen_pmu_cpu *c, u32 msr, u64 val);
+void xen_pmu_cpu_rearm(struct xen_pmu_cpu *c);
+void xen_pmu_cpu_resync(struct xen_pmu_cpu *c);
 irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c);
 unsigned int xen_pmu_cpu_guest_state(struct xen_pmu_cpu *c);
 unsigned long xen_pmu_cpu_guest_ip(struct xen_pmu_cpu *c);

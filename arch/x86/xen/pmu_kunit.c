@@ -446,7 +446,17 @@ struct xen_pmu_hv {
 	unsigned int handler_runs;
 	unsigned int traps_in_pmi;
 	u64 in_pmi_at_flush;
+	/* Xen's LVTPC for the vCPU (hw_lapic_lvtpc) and the physical one */
+	u32 hw_lvtpc;
+	u32 apic_lvtpc;
+	bool running;			/* Xen's VPMU_RUNNING */
+	bool loaded;			/* the context is in the counters */
+	bool all_mode;			/* no context switching */
+	u64 stamp;			/* the vCPU's runstate entry time */
 };
+
+/* Xen's vector for the PMU interrupt, in every LVTPC it writes */
+#define XEN_PMU_HV_VECTOR	0xf9
 
 static struct xen_pmu_hv *xen_pmu_hv(void)
 {
@@ -454,6 +464,83 @@ static struct xen_pmu_hv *xen_pmu_hv(void)
 }
 
 static void xen_pmu_hv_init_page(struct xen_pmu_hv *hv);
+
+/*
+ * Xen takes the page's mask bit into its LVTPC and, unless a PMI is
+ * pending, into the physical APIC (lvtpc_set, and flush before it
+ * reloads the context).
+ */
+static void xen_pmu_hv_apply_lvtpc(struct xen_pmu_hv *hv)
+{
+	hv->hw_lvtpc = XEN_PMU_HV_VECTOR | (hv->page->pmu.l.lapic_lvtpc & APIC_LVT_MASKED);
+	if (!(hv->page->pmu.pmu_flags & PMU_CACHED))
+		hv->apic_lvtpc = hv->hw_lvtpc;
+}
+
+/* Xen reloads a context only if it is running; with it, its LVTPC. */
+static void xen_pmu_hv_load(struct xen_pmu_hv *hv)
+{
+	if (!hv->running || (hv->page->pmu.pmu_flags & PMU_CACHED))
+		return;
+	hv->apic_lvtpc = hv->hw_lvtpc;
+	hv->loaded = true;
+}
+
+/*
+ * The vCPU is descheduled and scheduled again: in self and hv mode Xen
+ * saves the context, masking the physical LVTPC, then loads it.
+ */
+static void xen_pmu_hv_switch(struct xen_pmu_hv *hv)
+{
+	hv->stamp++;
+	if (hv->all_mode)
+		return;
+	hv->apic_lvtpc = XEN_PMU_HV_VECTOR | APIC_LVT_MASKED;
+	hv->loaded = false;
+	xen_pmu_hv_load(hv);
+}
+
+static u64 xen_pmu_hv_sched_stamp(void)
+{
+	return xen_pmu_hv()->stamp;
+}
+
+static bool xen_pmu_hv_pmi_live(struct xen_pmu_hv *hv)
+{
+	return hv->loaded && !(hv->apic_lvtpc & APIC_LVT_MASKED);
+}
+
+/*
+ * A trapped event-select or GLOBAL_CTRL write: AMD sets RUNNING on an
+ * enabling write while stopped and clears it on a disabling one while
+ * running; Intel recomputes it from GLOBAL_CTRL.  Either loads the context
+ * without touching the LVTPC.
+ */
+static void xen_pmu_hv_trapped_write(struct xen_pmu_hv *hv, u32 msr, u64 val)
+{
+	struct xen_pmu_reg r;
+
+	if (!xen_pmu_classify(&hv->model, msr, &r))
+		return;
+	hv->loaded = true;
+	if (hv->model.vendor == XEN_PMU_VENDOR_AMD && r.kind == XEN_PMU_REG_EVNTSEL)
+		hv->running = val & ARCH_PERFMON_EVENTSEL_ENABLE;
+	if (r.kind == XEN_PMU_REG_GLOBAL_CTRL)
+		hv->running = val;
+}
+
+/* What pmu_msr_write() does around a write outside the page. */
+static void xen_pmu_hv_wrmsr(struct xen_pmu_hv *hv, u32 msr, u64 val)
+{
+	bool rearm;
+
+	if (xen_pmu_cpu_msr_write(&hv->cpu, msr, val))
+		return;
+	rearm = xen_pmu_cpu_may_start(&hv->cpu, msr, val);
+	xen_pmu_hv_trapped_write(hv, msr, val);
+	if (rearm)
+		xen_pmu_cpu_rearm(&hv->cpu);
+}
 
 static int xen_pmu_hv_hypercall(unsigned int op, void *arg)
 {
@@ -470,7 +557,12 @@ static int xen_pmu_hv_hypercall(unsigned int op, void *arg)
 			xen_pmu_hv_init_page(hv);
 		if (!ret && hv->init_banks == XEN_PMU_HV_BAD_BANKS)
 			hv->page->pmu.c.amd.ctrls = PAGE_SIZE;
+		/* The vCPU's LVTPC starts masked; the APIC is not written. */
+		if (!ret)
+			hv->hw_lvtpc = XEN_PMU_HV_VECTOR | APIC_LVT_MASKED;
 	}
+	if (op == XENPMU_lvtpc_set)
+		xen_pmu_hv_apply_lvtpc(hv);
 	if (op == XENPMU_finish)
 		ret = hv->finish_ret;
 	if (op == XENPMU_flush) {
@@ -479,8 +571,13 @@ static int xen_pmu_hv_hypercall(unsigned int op, void *arg)
 		if (n < ARRAY_SIZE(hv->flush_ret))
 			ret = hv->flush_ret[n];
 		/* Xen takes the context back; a refused one stays cached. */
-		if (!ret)
+		if (!ret) {
 			hv->page->pmu.pmu_flags &= ~(u64)PMU_CACHED;
+			xen_pmu_hv_apply_lvtpc(hv);
+			xen_pmu_hv_load(hv);
+		} else {
+			hv->apic_lvtpc = hv->hw_lvtpc | APIC_LVT_MASKED;
+		}
 	}
 	return ret;
 }
@@ -492,6 +589,8 @@ static bool xen_pmu_hv_rdmsr_trap(u32 msr, u64 *val)
 	hv->traps++;
 	if (hv->cpu.in_pmi)
 		hv->traps_in_pmi++;
+	/* Any trapped access loads the context. */
+	hv->loaded = true;
 	hv->last_trap_msr = msr;
 	*val = 0x1234;
 	return true;
@@ -522,19 +621,29 @@ static struct xen_pmu_hv *xen_pmu_hv_start(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, hv->page);
 	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&hv->model, id), 0);
 	test->priv = hv;
+	/* As after XENPMU_init: banks declared, the LVTPC masked everywhere. */
 	xen_pmu_hv_init_page(hv);
+	hv->hw_lvtpc = XEN_PMU_HV_VECTOR | APIC_LVT_MASKED;
+	hv->apic_lvtpc = hv->hw_lvtpc;
 	KUNIT_ASSERT_EQ(test, xen_pmu_attach(&hv->cpu, &hv->model, hv->page), 0);
 	kunit_activate_static_stub(test, xen_pmu_hypercall, xen_pmu_hv_hypercall);
 	kunit_activate_static_stub(test, xen_pmu_rdmsr_trap, xen_pmu_hv_rdmsr_trap);
+	kunit_activate_static_stub(test, xen_pmu_sched_stamp, xen_pmu_hv_sched_stamp);
 	return hv;
 }
 
-/* What Xen writes at a PMI: the context is the guest's until flush. */
+/*
+ * What Xen does at a PMI: the context is the guest's until flush, and the
+ * LVTPC masked until then.
+ */
 static void xen_pmu_hv_pmi(struct xen_pmu_hv *hv)
 {
 	hv->page->domain_id = DOMID_SELF;
 	hv->page->pmu.r.regs.ip = 0xffffffff81000000ULL;
 	hv->page->pmu.pmu_flags = PMU_SAMPLE_PV | PMU_CACHED;
+	hv->hw_lvtpc |= APIC_LVT_MASKED;
+	hv->apic_lvtpc = hv->hw_lvtpc;
+	hv->loaded = false;
 }
 
 /* u64 at byte offset @off of the page */
@@ -746,24 +855,162 @@ static void xen_pmu_flush_einval(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hv->cpu.in_pmi);
 }
 
-/* LVTPC: only a change of the mask bit outside a PMI costs a hypercall. */
+/*
+ * LVTPC: the page mirrors Xen's mask, masked from XENPMU_init on; only a
+ * change of the mask bit outside a PMI costs a hypercall.
+ */
 static void xen_pmu_lvtpc(struct kunit *test)
 {
 	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
 
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_LVT_MASKED);
 	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI | APIC_LVT_MASKED), 0);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
-	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI | APIC_LVT_MASKED);
-	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI | APIC_LVT_MASKED);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 0);
 	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 2);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
 	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI);
-	hv->cpu.in_pmi = true;
+	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
 	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI | APIC_LVT_MASKED);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 2);
+	KUNIT_EXPECT_TRUE(test, hv->apic_lvtpc & APIC_LVT_MASKED);
+	hv->cpu.in_pmi = true;
+	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI);
 	hv->cpu.in_pmi = false;
 	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 2);
-	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI | APIC_LVT_MASKED);
+	KUNIT_EXPECT_EQ(test, hv->page->pmu.l.lapic_lvtpc, APIC_DM_NMI);
+}
+
+static const struct xen_pmu_cpuid * const xen_pmu_lvtpc_vendors[] = {
+	&xen_pmu_test_intel, &xen_pmu_test_amd,
+};
+
+static void xen_pmu_lvtpc_vendor_desc(const struct xen_pmu_cpuid * const *id,
+				      char *desc)
+{
+	strscpy(desc, (*id)->vendor == X86_VENDOR_INTEL ? "intel" : "amd",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_lvtpc_vendor, xen_pmu_lvtpc_vendors,
+		  xen_pmu_lvtpc_vendor_desc);
+
+static struct xen_pmu_hv *xen_pmu_lvtpc_start(struct kunit *test)
+{
+	const struct xen_pmu_cpuid * const *id = test->param_value;
+
+	return xen_pmu_hv_start(test, *id);
+}
+
+/* perf's enable_all, without the LVTPC write of x86_pmu_enable() */
+static void xen_pmu_lvtpc_enable_all(struct xen_pmu_hv *hv)
+{
+	xen_pmu_hv_wrmsr(hv, hv->model.sel_base, ARCH_PERFMON_EVENTSEL_ENABLE | 0x76);
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		xen_pmu_hv_wrmsr(hv, MSR_CORE_PERF_GLOBAL_CTRL, 1);
+}
+
+/* perf's pmu enable with events added: the LVTPC first, then the counters. */
+static void xen_pmu_lvtpc_perf_enable(struct xen_pmu_hv *hv)
+{
+	xen_pmu_cpu_lvtpc(&hv->cpu, APIC_DM_NMI);
+	xen_pmu_lvtpc_enable_all(hv);
+}
+
+static void xen_pmu_lvtpc_perf_disable(struct xen_pmu_hv *hv)
+{
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		xen_pmu_hv_wrmsr(hv, MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	else
+		xen_pmu_hv_wrmsr(hv, hv->model.sel_base, 0x76);
+}
+
+/*
+ * A vCPU fresh from XENPMU_init takes PMIs once perf unmasks the LVTPC:
+ * Xen holds it masked, whatever the zeroed page said.
+ */
+static void xen_pmu_lvtpc_after_init(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_lvtpc_start(test);
+
+	KUNIT_EXPECT_FALSE(test, xen_pmu_hv_pmi_live(hv));
+	xen_pmu_lvtpc_perf_enable(hv);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
+}
+
+/* Each PMI masks the LVTPC; perf's unmask in the handler reaches Xen at flush. */
+static void xen_pmu_lvtpc_after_pmi(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_lvtpc_start(test);
+
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		kunit_activate_static_stub(test, xen_pmu_handle_irq,
+					   xen_pmu_fake_intel_handler);
+	else
+		kunit_activate_static_stub(test, xen_pmu_handle_irq,
+					   xen_pmu_fake_amd_handler);
+	xen_pmu_lvtpc_perf_enable(hv);
+	xen_pmu_hv_pmi(hv);
+	hv->page->pmu.c.intel.global_status = BIT_ULL(0);
+	KUNIT_EXPECT_FALSE(test, xen_pmu_hv_pmi_live(hv));
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
+}
+
+/*
+ * perf stops the counters, the vCPU is descheduled (Xen masks the LVTPC
+ * and, the context not running, does not unmask it when the vCPU comes
+ * back), perf starts them again by trapped writes: the driver must apply
+ * the LVTPC again.  Without a deschedule in between, that costs nothing.
+ */
+static void xen_pmu_lvtpc_restart(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_lvtpc_start(test);
+
+	xen_pmu_lvtpc_perf_enable(hv);
+	xen_pmu_lvtpc_perf_disable(hv);
+	xen_pmu_lvtpc_perf_enable(hv);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 1);
+	/* Descheduled while running: Xen reloads the LVTPC itself. */
+	xen_pmu_hv_switch(hv);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+
+	xen_pmu_lvtpc_perf_disable(hv);
+	xen_pmu_hv_switch(hv);
+	KUNIT_EXPECT_FALSE(test, xen_pmu_hv_pmi_live(hv));
+	xen_pmu_lvtpc_enable_all(hv);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 2);
+	/* With events added, perf's own LVTPC write re-applies it. */
+	xen_pmu_lvtpc_perf_disable(hv);
+	xen_pmu_hv_switch(hv);
+	xen_pmu_lvtpc_perf_enable(hv);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_lvtpc_set], 3);
+}
+
+/*
+ * A vCPU descheduled in hv mode, the mode then set to all: Xen no longer
+ * loads contexts, so the vCPU comes back with its counters stopped and its
+ * LVTPC masked until the driver's resync after the mode change.
+ */
+static void xen_pmu_lvtpc_mode_all(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_lvtpc_start(test);
+
+	xen_pmu_lvtpc_perf_enable(hv);
+	hv->running = false;	/* as a disabling write leaves it on AMD */
+	xen_pmu_hv_switch(hv);
+	hv->all_mode = true;
+	KUNIT_EXPECT_FALSE(test, xen_pmu_hv_pmi_live(hv));
+	xen_pmu_cpu_resync(&hv->cpu);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+	/* All mode switches nothing: the LVTPC stays as applied. */
+	xen_pmu_hv_switch(hv);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
 }
 
 /* Outside the window: counters trap, written event selects do not. */
@@ -818,6 +1065,10 @@ static struct kunit_case xen_pmu_window_cases[] = {
 	KUNIT_CASE(xen_pmu_flush_stops),
 	KUNIT_CASE(xen_pmu_flush_einval),
 	KUNIT_CASE(xen_pmu_lvtpc),
+	KUNIT_CASE_PARAM(xen_pmu_lvtpc_after_init, xen_pmu_lvtpc_vendor_gen_params),
+	KUNIT_CASE_PARAM(xen_pmu_lvtpc_after_pmi, xen_pmu_lvtpc_vendor_gen_params),
+	KUNIT_CASE_PARAM(xen_pmu_lvtpc_restart, xen_pmu_lvtpc_vendor_gen_params),
+	KUNIT_CASE_PARAM(xen_pmu_lvtpc_mode_all, xen_pmu_lvtpc_vendor_gen_params),
 	KUNIT_CASE(xen_pmu_outside_window),
 	KUNIT_CASE(xen_pmu_outside_window_intel),
 	{}
