@@ -27,6 +27,7 @@ PERF_RESULT = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s*(Ok\b|FAILED!|Skip
 PLAN_PARTS = {
     'check': [('kunit', 'ktap'), ('kselftest', 'ktap'), ('perftest', 'perf'),
               ('perftools', 'ktap')],
+    'pmi': [('kselftest', 'ktap'), ('pmi', 'ktap'), ('perftest', 'perf')],
     'run': [],
 }
 PANIC = [
@@ -40,6 +41,9 @@ PANIC = [
     (re.compile(r'BUG: (.*)'), 'kernel BUG'),
     (re.compile(r'WARNING: CPU: \d+ PID: \d+ at (.*)'), 'kernel WARNING'),
     (re.compile(r'Oops: (.*)'), 'kernel oops'),
+    (re.compile(r'\(XEN\) Xen (WARN|BUG) at (.*)'), 'Xen warning'),
+    (re.compile(r'\(XEN\) .*VPMU: (.*)(fail|[Cc]annot)(.*)'), 'Xen vPMU error'),
+    (re.compile(r'xen_pmu: (.*)(failed|refused|outside)(.*)'), 'xen_pmu error'),
 ]
 
 
@@ -153,7 +157,9 @@ def lab(name, outdir, suites, causes, notes):
     notes.append('lab %s: %s, vpmu=%s, plan %s, %s s, QEMU exit %s' %
                  (name, st.get('accel'), st.get('vpmu'), st.get('plan'),
                   st.get('seconds'), st.get('rc')))
-    if st.get('accel') == 'tcg':
+    if st.get('pmu'):
+        notes.append('lab %s: emulated PMU: %s' % (name, st['pmu']))
+    if st.get('accel') == 'tcg' and st.get('pmu') in (None, '', 'none'):
         notes.append('lab %s: software-emulated CPU%s: no hardware counters, '
                      'hardware-PMU cases cannot apply and are not counted' %
                      (name, ' (%s)' % st['why'] if st.get('why') else ''))

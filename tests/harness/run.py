@@ -54,8 +54,39 @@ def results(kunit=KUNIT_OK, ksft=KSFT_OK, perf=PERF_OK, done=True, ksft_rc=0,
     return r + ('XENPMU-DONE\n' if done else '')
 
 
+PMI_STATUS = 'rc=%s\nseconds=60\naccel=tcg\nplan=pmi\nvpmu=on\npmu=amd\n'
+PMI_OK = '1..2\nok 1 - x86 perf found the hardware PMU\nok 2 - self: every CPU takes PMIs\n'
+
+
+def pmi_results(pmi=PMI_OK):
+    r = part('environment', 'kernel: 6.12.118-xenpmu\n')
+    r += part('kselftest', KSFT_OK)
+    if pmi is not None:
+        r += part('pmi', pmi)
+    r += part('perftest', PERF_OK)
+    return r + 'XENPMU-DONE\n'
+
+
 # name, files (suffix -> text), expected exit code, expected text
 CASES = [
+    ('real-PMI run passes', {'status': PMI_STATUS % 0, 'log': LOG, 'results': pmi_results()},
+     0, ['pmi@t:', '6 passed, 0 failed, 1 skipped', 'emulated PMU: amd']),
+    ('real-PMI run without its pmi part fails', {
+        'status': PMI_STATUS % 0, 'log': LOG, 'results': pmi_results(pmi=None)},
+     1, ['pmi@t: no output']),
+    ('a CPU without PMIs fails', {
+        'status': PMI_STATUS % 0, 'log': LOG,
+        'results': pmi_results(pmi=PMI_OK.replace('ok 2', 'not ok 2'))},
+     1, ['self: every CPU takes PMIs']),
+    ('Xen warning fails', {
+        'status': PMI_STATUS % 0,
+        'log': LOG + '(XEN) Xen WARN at vpmu.c:123\n', 'results': pmi_results()},
+     1, ['Xen warning']),
+    ('refused flush fails', {
+        'status': PMI_STATUS % 0,
+        'log': LOG + '[    3.0] xen_pmu: CPU1: XENPMU_flush failed (-22); this CPU gets no more PMIs\n',
+        'results': pmi_results()},
+     1, ['xen_pmu error']),
     ('good run passes', {'status': STATUS % 0, 'log': LOG, 'results': results()},
      0, ['7 passed, 0 failed, 1 skipped']),
     ('failing KUnit case fails', {
