@@ -145,8 +145,10 @@ configure_args=(
 
 build() {
 	local want t0 t1
-	want="$(cat "$src/.xenpmu-stamp") ${configure_args[*]}"
-	# a fresh unpack means fresh mtimes: reconfigure and let ccache do the rest
+	# A fresh unpack gives every file a new mtime, so ninja rebuilds all
+	# of it and ccache serves what did not change; configure again only
+	# when its arguments or the version change.
+	want="$version ${configure_args[*]}"
 	if [ ! -f "$bld/.xenpmu-configured" ] ||
 	   [ "$(cat "$bld/.xenpmu-configured")" != "$want" ]; then
 		step "qemu: configuring in build/qemu"
@@ -156,20 +158,17 @@ build() {
 			die "qemu configure failed, see build/qemu/configure.log"
 		echo "$want" > "$bld/.xenpmu-configured"
 	fi
-	if ninja -C "$bld" -n qemu-system-x86_64 2>/dev/null | grep -q '^ninja: no work to do'; then
-		if [ -x "$out/qemu-system-x86_64" ] &&
-		   cmp -s "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64"; then
-			step "qemu: up to date"
-			return
-		fi
-	fi
-	step "qemu: building with -j$jobs (ccache in $CCACHE_DIR)"
+	step "qemu: ninja -j$jobs (ccache in $CCACHE_DIR)"
 	t0=$(date +%s)
 	nice ninja -C "$bld" -j"$jobs" qemu-system-x86_64 > "$bld/build.log" 2>&1 || {
 		tail -40 "$bld/build.log" >&2
 		die "qemu build failed, see build/qemu/build.log"
 	}
 	t1=$(date +%s)
+	if cmp -s "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64"; then
+		step "qemu: out/qemu-system-x86_64 up to date ($((t1 - t0)) s)"
+		return
+	fi
 	cp "$bld/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp"
 	mv "$out/qemu-system-x86_64.tmp" "$out/qemu-system-x86_64"
 	step "qemu: built out/qemu-system-x86_64 in $((t1 - t0)) s"
