@@ -65,7 +65,7 @@ harness: deps
 check:
 	@$(S)/check.sh
 
-run: lab-images
+run: lab-images qemu
 	@$(S)/run.sh
 
 refresh:
@@ -74,7 +74,7 @@ refresh:
 deb: tree
 	@$(S)/deb.sh
 
-bench: lab-images
+bench: lab-images qemu
 	@$(S)/bench.sh
 
 qemu: deps

@@ -9,6 +9,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 cd "$top"
 errors=()
+# Every lab run of the plan; one that did not run is a failure.
+labs=(check-vpmu-on check-vpmu-off pmi-amd pmi-intel pmi-amd-unpinned check-amd)
 : > "$out/check-times.txt"
 
 # run NAME TIMEOUT COMMAND...: output in out/check-NAME.log
@@ -28,7 +30,7 @@ run() {
 	return $rc
 }
 
-rm -f "$out"/{checkpatch,static,abi,harness,treetools}.tap "$out"/lab-check-*
+rm -f "$out"/{checkpatch,static,abi,harness,treetools}.tap "$out"/lab-check-* "$out"/lab-pmi-*
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 run harness 300 sh -c 'python3 tests/harness/run.py > out/harness.tap'
@@ -42,16 +44,29 @@ if run tree 900 scripts/assemble.sh; then
 	fi
 	run perf 1800 scripts/build-perf.sh
 	run xen 60 make -s out/xen
+	run qemu 2400 scripts/build-qemu.sh && qemu=1 || qemu=
 	if run initramfs 300 scripts/mkinitramfs.sh; then
-		run lab-vpmu-on 900 scripts/lab.sh check-vpmu-on check on
-		run lab-vpmu-off 900 scripts/lab.sh check-vpmu-off check off
+		# Debian's QEMU: a CPU without counters, vPMU on and off
+		run lab-vpmu-on 900 env LAB_PMU=none scripts/lab.sh check-vpmu-on check on
+		run lab-vpmu-off 900 env LAB_PMU=none scripts/lab.sh check-vpmu-off check off
+		# Ours: real PMIs, on a kernel with KUnit off as in production
+		if [ -n "$qemu" ]; then
+			for v in amd intel; do
+				run lab-pmi-$v 900 env LAB_PMU=$v LAB_DOM0=kunit.enable=0 \
+					scripts/lab.sh pmi-$v pmi on
+			done
+			run lab-pmi-amd-unpinned 900 env LAB_PMU=amd LAB_PIN=0 \
+				LAB_DOM0=kunit.enable=0 scripts/lab.sh pmi-amd-unpinned pmi on
+			run lab-check-amd 900 env LAB_PMU=amd scripts/lab.sh check-amd check on
+		fi
 	fi
 fi
 
 args=()
 for e in "${errors[@]}"; do args+=(--error "$e"); done
+for l in "${labs[@]}"; do args+=(--lab "$l"); done
 python3 scripts/summary.py --out "$out" \
 	--tap checkpatch=out/checkpatch.tap --tap static=out/static.tap \
 	--tap abi=out/abi.tap --tap harness=out/harness.tap \
 	--tap treetools=out/treetools.tap \
-	--lab check-vpmu-on --lab check-vpmu-off "${args[@]}" | tee "$out/summary.txt"
+	"${args[@]}" | tee "$out/summary.txt"

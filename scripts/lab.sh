@@ -11,7 +11,12 @@
 # usage: lab.sh NAME PLAN VPMU [extra Xen options]
 #   PLAN  check | run;  VPMU  on (vpmu=on) | off (no vpmu option)
 # Environment: LAB_TIMEOUT (seconds, default 600), LAB_FAULT (passed to
-# dom0's init as xenpmu_fault), LAB_ACCEL (kvm | tcg | auto).
+# dom0's init as xenpmu_fault), LAB_ACCEL (kvm | tcg | auto),
+# LAB_PMU (amd | intel | none, default amd): under TCG, the CPU model whose
+# counters our QEMU (out/qemu-system-x86_64, see qemu/README.md) emulates;
+# none is Debian's QEMU, whose CPU has no counters.  LAB_PIN (1 | 0,
+# default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_DOM0 (extra
+# dom0 command line, e.g. kunit.enable=0).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +59,7 @@ probe_kvm() {
 }
 
 accel=${LAB_ACCEL:-auto}
+qemu=qemu-system-x86_64
 why=
 if [ "$accel" = auto ]; then
 	if why=$(probe_kvm); then accel=kvm; else accel=tcg; fi
@@ -63,8 +69,20 @@ if [ "$accel" = kvm ]; then
 	what="KVM (-enable-kvm -cpu host,pmu=on): Xen gets the host's PMU as KVM exposes it"
 else
 	# MONITOR makes Xen's idle loop fault under TCG; see the lab notes.
-	cpu="-machine pc,accel=tcg -cpu EPYC,-monitor"
-	what="software emulation (TCG, -cpu EPYC${why:+; $why}): no hardware performance counters, no PMIs; only software events can sample"
+	case ${LAB_PMU:-amd} in
+	amd)	qemu=$out/qemu-system-x86_64 model=EPYC,-monitor,pmu=on
+		what="software emulation (TCG) with our emulated PMU, AMD family 17h (-cpu $model${why:+; $why})" ;;
+	intel)	qemu=$out/qemu-system-x86_64 model=Skylake-Client,-monitor,pmu=on
+		what="software emulation (TCG) with our emulated PMU, Intel Skylake (-cpu $model${why:+; $why})" ;;
+	none)	model=EPYC,-monitor
+		what="software emulation (TCG, Debian's QEMU, -cpu $model${why:+; $why}): no hardware performance counters, no PMIs; only software events can sample" ;;
+	*)	die "LAB_PMU=${LAB_PMU}: amd, intel or none" ;;
+	esac
+	cpu="-machine pc,accel=tcg -cpu $model"
+	if [ "$qemu" != qemu-system-x86_64 ]; then
+		[ -x "$qemu" ] || die "$qemu missing: run 'make qemu'"
+		cpu="$cpu -L /usr/share/qemu -L /usr/share/seabios"
+	fi
 fi
 
 [ "$vpmu" = on ] && xenargs="vpmu=on $xenargs"
@@ -73,14 +91,16 @@ res=$out/lab-$name.results
 status=$out/lab-$name.status
 rm -f "$log" "$res" "$status"
 
-xen_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M dom0_max_vcpus=2 dom0_vcpus_pin loglvl=all guest_loglvl=all smap=0 $xenargs"
-dom0_cmd="console=hvc0 earlyprintk=xen panic=-1 oops=panic xenpmu_plan=$plan xenpmu_vpmu=$vpmu${LAB_FAULT:+ xenpmu_fault=$LAB_FAULT}"
+pin=
+[ "${LAB_PIN:-1}" = 1 ] && pin=dom0_vcpus_pin
+xen_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M dom0_max_vcpus=2 $pin loglvl=all guest_loglvl=all smap=0 $xenargs"
+dom0_cmd="console=hvc0 earlyprintk=xen panic=-1 oops=panic xenpmu_plan=$plan xenpmu_vpmu=$vpmu xenpmu_pinned=${LAB_PIN:-1}${LAB_FAULT:+ xenpmu_fault=$LAB_FAULT}${LAB_DOM0:+ $LAB_DOM0}"
 
 step "lab $name: Xen [$xen_cmd], $what"
 start=$(date +%s)
 qerr=$out/lab-$name.qemu
 rc=0
-timeout -k 10 "${LAB_TIMEOUT:-600}" qemu-system-x86_64 $cpu -smp 2 -m 2048 \
+timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp 2 -m 2048 \
 	-display none -nodefaults -no-reboot -monitor none \
 	-serial "file:$log" -serial "file:$res" \
 	-kernel "$out/xen" -append "$xen_cmd" \
@@ -96,5 +116,5 @@ while kill -0 $q 2>/dev/null; do
 done
 wait $q || rc=$?
 secs=$(( $(date +%s) - start ))
-printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$why" > "$status"
+printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\npmu=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$([ "$accel" = tcg ] && echo "${LAB_PMU:-amd}")" "$why" > "$status"
 step "lab $name: QEMU exited with $rc after ${secs}s (log: out/lab-$name.log)"

@@ -20,6 +20,10 @@ xen_syms=/usr/lib/debug/boot/xen-syms-4.17-amd64
 [ -r "$xen_syms" ] || die "$xen_syms missing: run 'make deps' (xen-hypervisor-4.17-amd64-dbg)"
 
 rm -f "$out/initramfs.cpio.gz"
+# The lab's known loop (tests/lab/spin.c), static like everything here
+mkdir -p "$top/build/lab"
+ccache gcc -O2 -static -o "$top/build/lab/spin" "$top/tests/lab/spin.c" ||
+	die "tests/lab/spin.c does not build"
 list=$top/build/initramfs.list
 {
 	for d in /bin /dev /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
@@ -49,6 +53,9 @@ list=$top/build/initramfs.list
 	echo "file /init $top/tests/lab/init 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
 	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"
+	echo "file /etc/xenpmu/pmi.sh $top/tests/lab/pmi.sh 0755 0 0"
+	echo "file /etc/xenpmu/perf-tests-pmi $top/tests/lab/perf-tests-pmi 0644 0 0"
+	echo "file /bin/spin $top/build/lab/spin 0755 0 0"
 	for t in "$top"/build/selftests/xen/pmu/*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		echo "file /opt/selftests/xen/pmu/$(basename "$t") $t 0755 0 0"

@@ -91,7 +91,10 @@ VISIBLE_IF_KUNIT u64 xen_pmu_sched_stamp(void)
 	struct vcpu_runstate_info rs;
 
 	KUNIT_STATIC_STUB_REDIRECT(xen_pmu_sched_stamp);
+	/* perf's first LVTPC write, at boot, comes with preemption enabled */
+	preempt_disable();
 	xen_get_runstate_snapshot(&rs);
+	preempt_enable();
 	return rs.state_entry_time;
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_sched_stamp);

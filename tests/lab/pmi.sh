@@ -1,0 +1,234 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Real PMIs in the lab's dom0: Xen with vpmu=on on a CPU model whose
+# counters QEMU emulates.  In each vPMU mode (self, hv, all) record every
+# CPU with hardware cycles while both CPUs run a known loop, and check
+# the samples' attribution and the driver's statistics; then check that
+# a mode change and CPU hotplug during a recording keep every CPU
+# sampling.  Prints TAP; "# " lines carry the measured figures.
+#
+# Environment: XENPMU_PINNED=1 when dom0's vCPUs are pinned 1:1 to the
+# physical CPUs (dom0_vcpus_pin), which makes pcpu == vcpu for dom0.
+
+stats=/sys/kernel/debug/xen/pmu/stats
+mode_file=/sys/hypervisor/pmu/pmu_mode
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+# about 1 s of the loop under QEMU's software CPU
+spin_iters=${XENPMU_SPIN_ITERS:-400000000}
+n=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+# stat_col CPU NAME: one column of the driver's statistics
+stat_col() {
+	awk -v cpu="$1" -v name="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == cpu { print $col[name] }' "$stats"
+}
+
+snapshot() {
+	cp "$stats" "/tmp/stats.$1"
+}
+
+# delta FROM TO CPU NAME
+delta() {
+	a=$(awk -v cpu="$3" -v name="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == cpu { print $col[name] }' "/tmp/stats.$1")
+	b=$(awk -v cpu="$3" -v name="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == cpu { print $col[name] }' "/tmp/stats.$2")
+	echo $((b - a))
+}
+
+# every_cpu FROM TO: every CPU took PMIs, each flushed once, none refused,
+# no spurious VIRQ, no impossible sample id
+check_stats() {
+	bad=0
+	cpu=0
+	while [ $cpu -lt "$ncpu" ]; do
+		p=$(delta "$1" "$2" $cpu pmis)
+		f=$(delta "$1" "$2" $cpu flushes)
+		e=$(delta "$1" "$2" $cpu flush_errors)
+		s=$(delta "$1" "$2" $cpu spurious)
+		b=$(delta "$1" "$2" $cpu bad_samples)
+		t=$(delta "$1" "$2" $cpu msr_trapped)
+		l=$(delta "$1" "$2" $cpu lvtpc)
+		echo "# cpu$cpu: pmis $p flushes $f flush_errors $e spurious $s bad_samples $b msr_trapped $t lvtpc_set $l"
+		[ "$p" -gt 0 ] && [ "$p" = "$f" ] && [ "$e" = 0 ] && [ "$s" = 0 ] && [ "$b" = 0 ] || bad=1
+		cpu=$((cpu + 1))
+	done
+	return $bad
+}
+
+# the loop on every CPU, as one command line for perf record
+busy_cmd() {
+	cmd=
+	cpu=0
+	while [ $cpu -lt "$ncpu" ]; do
+		cmd="$cmd taskset -c $cpu spin $1 &"
+		cpu=$((cpu + 1))
+	done
+	echo "$cmd wait"
+}
+
+# "vcpu pcpu" of each line of perf script -F cpu,pcpu
+vcpu_pcpu() {
+	awk '{ for (i = 1; i <= NF; i++) {
+		if ($i ~ /^PCPU:/) { p = $i; sub(/PCPU:/, "", p); if (p == "") p = $(i + 1) }
+		if ($i ~ /^\[/) { c = $i; gsub(/[][]/, "", c) }
+	} print c + 0, p + 0 }'
+}
+
+# pcpus FILE: the physical CPUs with samples, one a line
+pcpus() {
+	perf script -i "$1" -F pcpu 2> /dev/null | sed -n 's/.*PCPU: *//p' | awk '{ print $1 + 0 }' | sort -u
+}
+
+dmesg | grep -E 'Performance Events: .*PMU driver' | sed 's/^/# /'
+dmesg | grep -Eq 'Performance Events: .*(AMD|Intel) PMU driver'
+result $? "x86 perf found the hardware PMU"
+dmesg | grep 'xen_pmu:' | sed 's/^/# /'
+
+for mode in self hv all; do
+	echo "$mode" > "$mode_file"
+	data=/tmp/pmi-$mode.data
+	snapshot a
+	perf record -q -a -e cycles -F 1000 --sample-virt-id -o "$data" -- \
+		sh -c "$(busy_cmd "$spin_iters")" > /tmp/rec.log 2>&1
+	snapshot b
+	[ -s "$data" ]
+	result $? "$mode: perf record -a -e cycles"
+	check_stats a b
+	result $? "$mode: every CPU takes PMIs; PMIs = flushes, no error, spurious or bad sample"
+
+	perf script -i "$data" -F domid,pcpu,vcpu,ip,sym > /tmp/pmi.script 2> /dev/null
+	total=$(wc -l < /tmp/pmi.script)
+	echo "# $mode: $total samples; by domain:"
+	awk '{ print $1 }' /tmp/pmi.script | sort | uniq -c | sed 's/^/# /'
+	got=$(pcpus "$data" | tr '\n' ' ')
+	want=$(seq 0 $((ncpu - 1)) | tr '\n' ' ')
+	[ "$got" = "$want" ]
+	result $? "$mode: samples on every physical CPU ($got)"
+
+	perf script -i "$data" -F pcpu 2> /dev/null | sed 's/.*PCPU: *//' |
+		awk -v n="$ncpu" '{ if ($1 !~ /^[0-9]+$/ || $1 + 0 >= n) bad++ } END { exit NR == 0 || bad != 0 }'
+	result $? "$mode: every sample's pcpu is a CPU of the host"
+
+	if [ "$mode" = self ]; then
+		! grep -Ev '^ *DOM:dom0 ' /tmp/pmi.script | grep -q .
+		result $? "self: every sample is dom0's"
+		if [ "${XENPMU_PINNED:-0}" = 1 ]; then
+			perf script -i "$data" -F cpu,pcpu 2> /dev/null | vcpu_pcpu |
+				awk '{ if ($1 != $2) bad++ } END { exit NR == 0 || bad != 0 }'
+			result $? "self, pinned: each sample's pcpu is its vCPU's"
+		else
+			# Unpinned, a vCPU's samples follow where it ran: both vCPUs
+			# busy on two physical CPUs, each vCPU is seen on some pCPU
+			# and, over a second of Xen's scheduling, each pCPU is seen.
+			perf script -i "$data" -F cpu,pcpu 2> /dev/null | vcpu_pcpu |
+				sort | uniq -c | sed 's/^/# samples, vcpu, pcpu: /'
+			[ "$(perf script -i "$data" -F cpu 2> /dev/null | sort -u | wc -l)" = "$ncpu" ]
+			result $? "self, unpinned: samples of every vCPU, each with the pCPU it ran on"
+		fi
+		grep -c 'xenpmu_spin' /tmp/pmi.script | sed 's/^/# samples in xenpmu_spin: /'
+		[ "$(grep -c 'xenpmu_spin' /tmp/pmi.script)" -gt $((total / 2)) ]
+		result $? "self: most samples are in the loop's function"
+		# one more to keep the plan's count for each mode
+		perf report -i "$data" --stdio --sort domain 2> /dev/null | grep -Eq '^ +[0-9.]+% +dom0 *$'
+		result $? "self: perf report --sort domain shows dom0"
+	else
+		grep -E '^ *DOM:xen ' /tmp/pmi.script | head -3 | sed 's/^/# /'
+		grep -Eq '^ *DOM:xen ' /tmp/pmi.script
+		result $? "$mode: Xen's samples carry DOMID_XEN"
+		perf script -i "$data" -F domid,ip 2> /dev/null | awk '$1 == "DOM:xen" { print $2 }' |
+			awk '{ if ($1 !~ /^ffff82d0/) bad++ } END { exit NR == 0 || bad != 0 }'
+		result $? "$mode: Xen's samples' IPs lie in Xen's text (ffff82d0...)"
+		perf report -i "$data" --stdio --sort domain 2> /dev/null | grep -Eq '^ +[0-9.]+% +xen *$'
+		result $? "$mode: perf report --sort domain shows a xen row"
+		cp /proc/xen/xensyms /tmp/pmi.xensyms 2> /dev/null
+		perf report -i "$data" --stdio -q --sort domain,sym --xen-kallsyms /tmp/pmi.xensyms \
+			2> /dev/null > /tmp/pmi.report
+		grep -E ' xen +\[H\] [A-Za-z_]' /tmp/pmi.report | head -3 | sed 's/^/# /'
+		grep -Eq ' xen +\[H\] [A-Za-z_]' /tmp/pmi.report
+		result $? "$mode: Xen's functions named from /proc/xen/xensyms"
+	fi
+done
+echo self > "$mode_file"
+
+# A recording that lasts across mode changes and CPU hotplug: every CPU
+# must still take PMIs after each of them.
+sampling_after() {
+	snapshot a
+	sleep 2
+	snapshot b
+	bad=0
+	cpu=0
+	while [ $cpu -lt "$ncpu" ]; do
+		p=$(delta a b $cpu pmis)
+		echo "# after $1: cpu$cpu took $p PMIs in 2 s"
+		[ "$p" -gt 0 ] || bad=1
+		cpu=$((cpu + 1))
+	done
+	return $bad
+}
+
+sh -c "$(busy_cmd $((spin_iters * 20)))" &
+bpid=$!
+perf record -q -a -e cycles -F 1000 -o /tmp/pmi-long.data -- sleep 30 > /dev/null 2>&1 &
+rpid=$!
+sleep 2
+echo hv > "$mode_file"
+sampling_after "self -> hv"
+result $? "mode change self -> hv during a recording: every CPU keeps sampling"
+echo all > "$mode_file"
+sampling_after "hv -> all"
+result $? "mode change hv -> all during a recording: every CPU keeps sampling"
+echo self > "$mode_file"
+sampling_after "all -> self"
+result $? "mode change all -> self during a recording: every CPU keeps sampling"
+kill $rpid 2> /dev/null
+wait $rpid
+[ -s /tmp/pmi-long.data ]
+result $? "the recording across mode changes was written"
+
+# CPU hotplug during a recording: perf's core drops an offlined CPU's
+# events for good (Linux 6.12, as without Xen), so the other CPUs must
+# keep sampling and the next recording must sample on every CPU again.
+last=$((ncpu - 1))
+perf record -q -a -e cycles -F 1000 -o /tmp/pmi-long.data -- sleep 30 > /dev/null 2>&1 &
+rpid=$!
+sleep 1
+echo 0 > /sys/devices/system/cpu/cpu$last/online
+echo 1 > /sys/devices/system/cpu/cpu$last/online
+snapshot a
+sleep 2
+snapshot b
+p=$(delta a b 0 pmis)
+echo "# after cpu$last offline and online: cpu0 took $p PMIs in 2 s"
+[ "$p" -gt 0 ]
+result $? "CPU hotplug during a recording: the other CPUs keep sampling"
+kill $rpid 2> /dev/null
+wait $rpid
+kill $bpid 2> /dev/null
+pkill spin 2> /dev/null
+wait 2> /dev/null
+snapshot a
+perf record -q -a -e cycles -F 1000 -o /tmp/pmi-after.data -- \
+	sh -c "$(busy_cmd "$spin_iters")" > /dev/null 2>&1
+snapshot b
+check_stats a b
+result $? "after CPU hotplug a new recording: every CPU takes PMIs, PMIs = flushes"
+
+# perf stat of a fixed loop: cycles are counted (the emulated counters
+# count a nominal 1 GHz while the CPU is not halted)
+perf stat -x, -e cycles,task-clock -- spin "$spin_iters" > /dev/null 2> /tmp/stat.out
+cat /tmp/stat.out | sed 's/^/# perf stat: /'
+cycles=$(awk -F, '$3 == "cycles" || $3 ~ /^cycles/ { print $1 }' /tmp/stat.out)
+case $cycles in ''|*[!0-9]*) false ;; *) [ "$cycles" -gt 0 ] ;; esac
+result $? "perf stat -e cycles of the loop counts cycles (${cycles:-none})"
+rm -f /tmp/pmi-*.data /tmp/pmi-*.data.old
+echo "1..$n"
