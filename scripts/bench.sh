@@ -96,6 +96,29 @@ printf '%-8s %-12s %10s %8s %22s\n' vendor operation hypercalls traps "traps wit
 grep -a 'xen_pmu_bench: .*hypercalls' out/lab-bench.results | sed 's/.*xen_pmu_bench: //' |
 	awk '{ gsub(/[()]/, ""); printf "%-8s %-12s %10s %8s %22s\n", $1, $2, $4, $6, $10 }'
 echo
+# The same figures from the real Xen: the driver's statistics over
+# perf record -a -e cycles -F 1000 of the loop on every CPU, per vPMU mode,
+# on each emulated PMU (tests/lab/pmi.sh, KUnit off).
+echo "Hypercalls and traps per PMI and per second, real Xen 4.17 (pmi plan, both CPUs summed):"
+printf '%-6s %-5s %8s %8s %7s %10s %10s %10s %10s\n' vendor mode seconds PMIs "PMIs/s" \
+	"traps/PMI" "traps/s" "hcalls/PMI" "lvtpc/s"
+for v in amd intel; do
+	LAB_PMU=$v LAB_DOM0=kunit.enable=0 scripts/lab.sh bench-pmi-$v pmi on >/dev/null 2>&1 || true
+	awk -v v=$v '
+		/^# (self|hv|all): recorded for/ { secs[$2] = $5 }
+		/^# (self|hv|all) cpu[0-9]+: pmis/ {
+			m = $2; pmis[m] += $5; traps[m] += $15; lvtpc[m] += $17 }
+		END { n = split("self hv all", ms, " ")
+			for (i = 1; i <= n; i++) { m = ms[i]; s = secs[m ":"]
+				if (!pmis[m] || !s) { printf "%-6s %-5s no figures\n", v, m; continue }
+				printf "%-6s %-5s %8.2f %8d %7.0f %10.2f %10.0f %10.3f %10.1f\n", v, m, s,
+					pmis[m], pmis[m] / s, traps[m] / pmis[m], traps[m] / s,
+					(pmis[m] + lvtpc[m]) / pmis[m], lvtpc[m] / s } }' \
+		out/lab-bench-pmi-$v.results
+done
+echo "(hypercalls: one XENPMU_flush per PMI plus the XENPMU_lvtpc_set calls;"
+echo " traps: PMU MSR accesses outside the PMI window (msr_trapped), each one a trap into Xen)"
+echo
 printf '%-44s %10s\n' "measure" "seconds"
 printf '%-44s %10.1f\n' "make lab-images, nothing to do" "$noop"
 printf '%-44s %10.1f\n' "make lab-images after touching pmu.c" "$incr"

@@ -57,7 +57,7 @@ check_stats() {
 		b=$(delta "$1" "$2" $cpu bad_samples)
 		t=$(delta "$1" "$2" $cpu msr_trapped)
 		l=$(delta "$1" "$2" $cpu lvtpc)
-		echo "# cpu$cpu: pmis $p flushes $f flush_errors $e spurious $s bad_samples $b msr_trapped $t lvtpc_set $l"
+		echo "# $3 cpu$cpu: pmis $p flushes $f flush_errors $e spurious $s bad_samples $b msr_trapped $t lvtpc_set $l"
 		[ "$p" -gt 0 ] && [ "$p" = "$f" ] && [ "$e" = 0 ] && [ "$s" = 0 ] && [ "$b" = 0 ] || bad=1
 		cpu=$((cpu + 1))
 	done
@@ -97,12 +97,15 @@ for mode in self hv all; do
 	echo "$mode" > "$mode_file"
 	data=/tmp/pmi-$mode.data
 	snapshot a
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	perf record -q -a -e cycles -F 1000 --sample-virt-id -o "$data" -- \
 		sh -c "$(busy_cmd "$spin_iters")" > /tmp/rec.log 2>&1
+	t1=$(cut -d' ' -f1 /proc/uptime)
 	snapshot b
+	echo "# $mode: recorded for $(echo "$t0 $t1" | awk '{ print $2 - $1 }') s"
 	[ -s "$data" ]
 	result $? "$mode: perf record -a -e cycles"
-	check_stats a b
+	check_stats a b "$mode"
 	result $? "$mode: every CPU takes PMIs; PMIs = flushes, no error, spurious or bad sample"
 
 	perf script -i "$data" -F domid,pcpu,vcpu,ip,sym > /tmp/pmi.script 2> /dev/null
@@ -220,7 +223,7 @@ snapshot a
 perf record -q -a -e cycles -F 1000 -o /tmp/pmi-after.data -- \
 	sh -c "$(busy_cmd "$spin_iters")" > /dev/null 2>&1
 snapshot b
-check_stats a b
+check_stats a b after-hotplug
 result $? "after CPU hotplug a new recording: every CPU takes PMIs, PMIs = flushes"
 
 # perf stat of a fixed loop: cycles are counted (the emulated counters
