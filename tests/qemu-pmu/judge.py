@@ -30,10 +30,11 @@ USER_SHARE = 0.90
 # part above plus the PMI handler's own cycles (measured 92-93 %) -> 90 %.
 SAMPLES_IN_SPIN = 0.90
 # perf's frequency mode adapts the period each tick, starting from 1; a
-# PMI delivered more than a period late (the overflow timer runs in the
-# main loop of a busy 2-core host) loses a sample: measured 890-900 per
-# second -> within 25 % of duration x 1000.
-RATE_TOL = 0.25
+# PMI delivered more than a period (1 ms) late loses a sample, and the
+# overflow timer runs in QEMU's main loop, which a busy 2-core host
+# preempts: measured 890-980 samples/s on an otherwise idle host, 740-790
+# with another QEMU running beside it -> within 35 % of duration x 1000.
+RATE_TOL = 0.35
 # the syscall loop spends at least 25 % of its cycles in the kernel.
 KERNEL_SHARE = 0.25
 # idle: 2 CPUs x 1 s x 1 GHz if HLT counted; well under a quarter of it.
