@@ -8,7 +8,7 @@ S := scripts
 O := out
 
 .PHONY: all deps tree kernel perf selftests initramfs xen lab-images \
-	check run series static abi harness refresh deb bench qemu qemu-test clean help
+	check run soak series static abi harness refresh deb bench qemu qemu-test clean help
 
 all: lab-images
 
@@ -18,6 +18,7 @@ help:
 	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
 	@echo "make deb      Debian packages of our kernel for a real Xen host (hours)"
+	@echo "make soak     60 s at the highest sampling rate in all mode with 100 CPU hotplug cycles"
 	@echo "make bench    driver costs, perf report and split speed, build and boot timings"
 	@echo "make qemu     our QEMU with an emulated PMU for TCG: out/qemu-system-x86_64"
 	@echo "make qemu-test  the emulated PMU, natively (no Xen): out/qemu-pmu.tap"
@@ -73,6 +74,10 @@ refresh:
 
 deb: tree
 	@$(S)/deb.sh
+
+soak: lab-images qemu
+	@LAB_PMU=$${LAB_PMU:-amd} LAB_DOM0=kunit.enable=0 LAB_TIMEOUT=900 $(S)/lab.sh soak soak on; \
+		python3 $(S)/summary.py --out $(O) --lab soak
 
 bench: lab-images qemu
 	@$(S)/bench.sh

@@ -28,6 +28,7 @@ PLAN_PARTS = {
     'check': [('kunit', 'ktap'), ('kselftest', 'ktap'), ('perftest', 'perf'),
               ('perftools', 'ktap')],
     'pmi': [('kselftest', 'ktap'), ('pmi', 'ktap'), ('perftest', 'perf')],
+    'soak': [('soak', 'ktap')],
     'run': [],
 }
 PANIC = [
