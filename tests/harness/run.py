@@ -82,6 +82,13 @@ CASES = [
         'status': PMI_STATUS % 0,
         'log': LOG + '(XEN) Xen WARN at vpmu.c:123\n', 'results': pmi_results()},
      1, ['Xen warning']),
+    ('driver errors a KUnit case provokes do not fail', {
+        'status': STATUS % 0,
+        'log': LOG + '[    4.0]     # Subtest: xen_pmu_window\n'
+               '[    4.1] xen_pmu: CPU0: XENPMU_flush failed (-22); this CPU gets no more PMIs\n'
+               '[    4.2] ok 5 xen_pmu_window\n',
+        'results': results()},
+     0, ['7 passed, 0 failed, 1 skipped']),
     ('refused flush fails', {
         'status': PMI_STATUS % 0,
         'log': LOG + '[    3.0] xen_pmu: CPU1: XENPMU_flush failed (-22); this CPU gets no more PMIs\n',
