@@ -22,11 +22,11 @@ result() {
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-# stat_col CPU NAME: one column of the driver's statistics
-stat_col() {
-	awk -v cpu="$1" -v name="$2" '
+# stat_of FILE CPU NAME: one column of a copy of the driver's statistics
+stat_of() {
+	awk -v cpu="$2" -v name="$3" '
 		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == cpu { print $col[name] }' "$stats"
+		$1 == cpu { print $col[name] }' "$1"
 }
 
 snapshot() {
@@ -35,16 +35,10 @@ snapshot() {
 
 # delta FROM TO CPU NAME
 delta() {
-	a=$(awk -v cpu="$3" -v name="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == cpu { print $col[name] }' "/tmp/stats.$1")
-	b=$(awk -v cpu="$3" -v name="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == cpu { print $col[name] }' "/tmp/stats.$2")
-	echo $((b - a))
+	echo $(($(stat_of "/tmp/stats.$2" "$3" "$4") - $(stat_of "/tmp/stats.$1" "$3" "$4")))
 }
 
-# every_cpu FROM TO: every CPU took PMIs, each flushed once, none refused,
+# check_stats FROM TO LABEL: every CPU took PMIs, each flushed once, none refused,
 # no spurious VIRQ, no impossible sample id
 check_stats() {
 	bad=0
@@ -162,6 +156,18 @@ for mode in self hv all; do
 done
 echo self > "$mode_file"
 
+# Until CPU0 takes PMIs (a recording has started sampling), 10 s at most
+wait_sampling() {
+	i=0
+	while [ $i -lt 20 ]; do
+		snapshot a
+		sleep 0.5
+		snapshot b
+		[ "$(delta a b 0 pmis)" -gt 0 ] && return
+		i=$((i + 1))
+	done
+}
+
 # A recording that lasts across mode changes and CPU hotplug: every CPU
 # must still take PMIs after each of them.
 sampling_after() {
@@ -183,7 +189,7 @@ sh -c "$(busy_cmd $((spin_iters * 20)))" &
 bpid=$!
 perf record -q -a -e cycles -F 1000 -o /tmp/pmi-long.data -- sleep 30 > /dev/null 2>&1 &
 rpid=$!
-sleep 2
+wait_sampling
 echo hv > "$mode_file"
 sampling_after "self -> hv"
 result $? "mode change self -> hv during a recording: every CPU keeps sampling"
@@ -204,7 +210,9 @@ result $? "the recording across mode changes was written"
 last=$((ncpu - 1))
 perf record -q -a -e cycles -F 1000 -o /tmp/pmi-long.data -- sleep 30 > /dev/null 2>&1 &
 rpid=$!
-sleep 1
+# Hotplug only once the recording samples: perf record opening its
+# events on a CPU that is offline fails, which is not under test here.
+wait_sampling
 echo 0 > /sys/devices/system/cpu/cpu$last/online
 echo 1 > /sys/devices/system/cpu/cpu$last/online
 snapshot a

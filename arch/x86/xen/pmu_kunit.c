@@ -705,6 +705,17 @@ static int xen_pmu_fake_amd_handler(struct pt_regs *regs)
 	return 1;
 }
 
+/* perf's PMI handler for the model's vendor */
+static void xen_pmu_hv_use_fake_handler(struct kunit *test, struct xen_pmu_hv *hv)
+{
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		kunit_activate_static_stub(test, xen_pmu_handle_irq,
+					   xen_pmu_fake_intel_handler);
+	else
+		kunit_activate_static_stub(test, xen_pmu_handle_irq,
+					   xen_pmu_fake_amd_handler);
+}
+
 static const struct xen_pmu_cpuid xen_pmu_test_intel = INTEL_LEAF_A(3, 4, 3);
 static const struct xen_pmu_cpuid xen_pmu_test_amd = AMD_FAMILY(X86_VENDOR_AMD, 0x17);
 
@@ -944,12 +955,7 @@ static void xen_pmu_lvtpc_after_pmi(struct kunit *test)
 {
 	struct xen_pmu_hv *hv = xen_pmu_lvtpc_start(test);
 
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
-		kunit_activate_static_stub(test, xen_pmu_handle_irq,
-					   xen_pmu_fake_intel_handler);
-	else
-		kunit_activate_static_stub(test, xen_pmu_handle_irq,
-					   xen_pmu_fake_amd_handler);
+	xen_pmu_hv_use_fake_handler(test, hv);
 	xen_pmu_lvtpc_perf_enable(hv);
 	xen_pmu_hv_pmi(hv);
 	hv->page->pmu.c.intel.global_status = BIT_ULL(0);
@@ -1610,12 +1616,7 @@ static void xen_pmu_bench_run(struct kunit *test, const struct xen_pmu_cpuid *id
 	struct xen_pmu_bench_count a, b;
 	unsigned int op, sh;
 
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
-		kunit_activate_static_stub(test, xen_pmu_handle_irq,
-					   xen_pmu_fake_intel_handler);
-	else
-		kunit_activate_static_stub(test, xen_pmu_handle_irq,
-					   xen_pmu_fake_amd_handler);
+	xen_pmu_hv_use_fake_handler(test, hv);
 	for (op = 0; op < ARRAY_SIZE(ops); op++) {
 		for (sh = 0; sh < 2; sh++) {
 			/* Every operation starts with the events enabled. */
