@@ -3,12 +3,13 @@
 #
 # Build the lab kernel out of tree in build/kernel: tinyconfig plus the
 # fragments in configs/ (KFRAGMENTS overrides the list), with ccache.
-# Artifacts: out/bzImage, out/vmlinux, out/kernel.config.
+# Artifacts: out/bzImage, out/vmlinux, out/kernel.config (KTREE, KOUT and
+# KIMAGES: another source tree, build directory and artifact directory).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
-tree=$top/build/linux
+tree=${KTREE:-$top/build/linux}
 kout=${KOUT:-$top/build/kernel}
 frags=${KFRAGMENTS:-"$top/configs/lab.config $top/configs/debug.config"}
 kmake() { make -C "$tree" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs" "$@"; }
@@ -35,9 +36,11 @@ if [ ! -f "$kout/.config" ] || [ "$(cat "$kout/.xenpmu-frags" 2>/dev/null)" != "
 	[ -z "$missing" ] || die "kernel config lost:$missing (unmet dependencies?)"
 	echo "$fp" > "$kout/.xenpmu-frags"
 fi
-rm -f "$out/bzImage" "$out/vmlinux"
+images=${KIMAGES:-$out}
+mkdir -p "$images"
+rm -f "$images/bzImage" "$images/vmlinux"
 step "building the kernel in ${kout#"$top"/}"
 kmake bzImage
-cp "$kout/arch/x86/boot/bzImage" "$out/bzImage"
-cp "$kout/vmlinux" "$out/vmlinux"
-cp "$kout/.config" "$out/kernel.config"
+cp "$kout/arch/x86/boot/bzImage" "$images/bzImage"
+cp "$kout/vmlinux" "$images/vmlinux"
+cp "$kout/.config" "$images/kernel.config"

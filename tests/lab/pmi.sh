@@ -50,8 +50,10 @@ check_stats() {
 		s=$(delta "$1" "$2" $cpu spurious)
 		b=$(delta "$1" "$2" $cpu bad_samples)
 		t=$(delta "$1" "$2" $cpu msr_trapped)
+		r=$(delta "$1" "$2" $cpu rdpmc_trapped)
 		l=$(delta "$1" "$2" $cpu lvtpc)
-		echo "# $3 cpu$cpu: pmis $p flushes $f flush_errors $e spurious $s bad_samples $b msr_trapped $t lvtpc_set $l"
+		w=$(delta "$1" "$2" $cpu pending)
+		echo "# $3 cpu$cpu: pmis $p flushes $f flush_errors $e spurious $s bad_samples $b msr_trapped $t lvtpc_set $l rdpmc_trapped $r pending $w"
 		[ "$p" -gt 0 ] && [ "$p" = "$f" ] && [ "$e" = 0 ] && [ "$s" = 0 ] && [ "$b" = 0 ] || bad=1
 		cpu=$((cpu + 1))
 	done

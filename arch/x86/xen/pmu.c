@@ -7,10 +7,12 @@
  * into a page shared with the guest, marks it PMU_CACHED and raises
  * VIRQ_XENPMU.  From then until XENPMU_flush (the PMI window) the context
  * is the guest's, in that page: this driver serves every PMU MSR access
- * and RDPMC of the x86 perf handler from it, so that a PMI costs one
- * hypercall and no trap.  Outside the window the page is stale; accesses
- * trap, except event-select reads, which a per-CPU shadow of what was last
- * written answers.
+ * and RDPMC from it, in perf's handler and in whatever perf runs between
+ * Xen's PMI and the handler (a tick, a context switch), so that a PMI
+ * costs one hypercall and no trap (before the handler, reads only: see
+ * xen_pmu_page_ours()).  Outside the window the page is stale; accesses
+ * trap, except event-select reads, which a per-CPU shadow of what was
+ * last written answers.
  *
  * The vendor model (struct xen_pmu_model) says which MSRs are PMU MSRs and
  * where they live in the page; it is built once from CPUID, and the bank
@@ -418,6 +420,32 @@ static u64 xen_pmu_global_mask(const struct xen_pmu_model *m)
 	return mask;
 }
 
+/*
+ * Is the page's context the one Xen will go on with?  From Xen's PMI for
+ * this vCPU (PMU_CACHED) to XENPMU_flush, Xen holds the context in the
+ * page and reloads it from there at flush.  In the VIRQ handler that is
+ * always so; before it, with event delivery masked so that the handler
+ * cannot flush in between, the page's flag tells.  Reads are then served
+ * from the page: on AMD, perf's wait for an overflowed counter to be reset
+ * (which only the handler does) would otherwise trap 50 times.  Writes
+ * before the handler still trap: Xen applies them to its own copy, the
+ * flush reloads the page over it, and the page keeps the overflow for
+ * perf's handler to see and sample.
+ */
+static bool xen_pmu_page_ours(const struct xen_pmu_cpu *c)
+{
+	return c->in_pmi ||
+	       (irqs_disabled() && (READ_ONCE(c->page->pmu.pmu_flags) & PMU_CACHED));
+}
+
+/* An access served from the page: count the ones before the handler. */
+static void xen_pmu_served(struct xen_pmu_cpu *c, u64 *stat)
+{
+	(*stat)++;
+	if (!c->in_pmi)
+		c->stats.pending++;
+}
+
 /**
  * xen_pmu_cpu_msr_read() - serve a PMU MSR read without trapping if possible
  * @c: the vCPU's state
@@ -435,12 +463,12 @@ VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_read(struct xen_pmu_cpu *c, u32 msr,
 
 	if (!c->page || !xen_pmu_classify(c->model, msr, &r))
 		return false;
-	if (c->in_pmi) {
+	if (xen_pmu_page_ours(c)) {
 		slot = xen_pmu_slot(c, &r);
 		if (slot) {
 			/* Like the hardware register, it reads as zero. */
 			*val = r.kind == XEN_PMU_REG_GLOBAL_OVF_CTRL ? 0 : READ_ONCE(*slot);
-			c->stats.msr_emulated++;
+			xen_pmu_served(c, &c->stats.msr_emulated);
 			return true;
 		}
 	} else if (r.kind == XEN_PMU_REG_EVNTSEL &&
@@ -505,7 +533,7 @@ VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr,
 		WRITE_ONCE(*slot, val);
 		break;
 	}
-	c->stats.msr_emulated++;
+	xen_pmu_served(c, &c->stats.msr_emulated);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_write);
@@ -531,10 +559,10 @@ VISIBLE_IF_KUNIT u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter)
 		r.kind = XEN_PMU_REG_FIXED;
 		r.idx = counter & ~INTEL_PMC_FIXED_RDPMC_BASE;
 	}
-	if (c->page && c->in_pmi) {
+	if (c->page && xen_pmu_page_ours(c)) {
 		slot = xen_pmu_slot(c, &r);
 		if (slot) {
-			c->stats.rdpmc_emulated++;
+			xen_pmu_served(c, &c->stats.rdpmc_emulated);
 			return READ_ONCE(*slot);
 		}
 	}
@@ -584,7 +612,8 @@ static bool xen_pmu_lvtpc_stale(struct xen_pmu_cpu *c)
  * XENPMU_init on, see xen_pmu_attach()); Xen never writes it.  Outside the
  * PMI window, a write that changes the mask bit, or an unmasked one after
  * Xen may have masked the physical LVTPC behind our back, is passed on;
- * inside it, the flush applies the page's value.
+ * inside it (also before the handler runs), the flush applies the page's
+ * value.
  *
  * Return: 0 or the error of XENPMU_lvtpc_set.
  */
@@ -596,7 +625,7 @@ VISIBLE_IF_KUNIT int xen_pmu_cpu_lvtpc(struct xen_pmu_cpu *c, u32 val)
 		return 0;
 	old = READ_ONCE(c->page->pmu.l.lapic_lvtpc);
 	WRITE_ONCE(c->page->pmu.l.lapic_lvtpc, val);
-	if (c->in_pmi)
+	if (xen_pmu_page_ours(c))
 		return 0;
 	if (!((old ^ val) & APIC_LVT_MASKED) && !xen_pmu_lvtpc_stale(c))
 		return 0;
@@ -621,7 +650,7 @@ VISIBLE_IF_KUNIT bool xen_pmu_cpu_may_start(struct xen_pmu_cpu *c, u32 msr,
 {
 	struct xen_pmu_reg r;
 
-	if (!c->page || c->in_pmi || !xen_pmu_classify(c->model, msr, &r))
+	if (!c->page || xen_pmu_page_ours(c) || !xen_pmu_classify(c->model, msr, &r))
 		return false;
 	switch (r.kind) {
 	case XEN_PMU_REG_EVNTSEL:
@@ -643,7 +672,7 @@ EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_may_start);
  */
 VISIBLE_IF_KUNIT void xen_pmu_cpu_rearm(struct xen_pmu_cpu *c)
 {
-	if (c->page && !c->in_pmi && xen_pmu_lvtpc_stale(c))
+	if (c->page && !xen_pmu_page_ours(c) && xen_pmu_lvtpc_stale(c))
 		xen_pmu_apply_lvtpc(c);
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_rearm);
@@ -655,14 +684,15 @@ EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_rearm);
  * Entering all mode, Xen stops switching vPMU contexts: a context it saved
  * before stays unloaded, its counters stopped and the LVTPC masked, until
  * a trapped access loads it.  Make one (a read of counter 0, which loads
- * the context) and apply the LVTPC.
+ * the context) and apply the LVTPC; with a PMI pending, the flush that
+ * ends it does both.
  */
 VISIBLE_IF_KUNIT void xen_pmu_cpu_resync(struct xen_pmu_cpu *c)
 {
 	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_COUNTER };
 	u64 val;
 
-	if (!c->page || c->in_pmi)
+	if (!c->page || xen_pmu_page_ours(c))
 		return;
 	c->stats.msr_trapped++;
 	xen_pmu_rdmsr_trap(xen_pmu_reg_msr(c->model, &r), &val);
@@ -1235,7 +1265,7 @@ static int xen_pmu_stats_show(struct seq_file *s, void *unused)
 	int cpu;
 
 	seq_puts(s, "cpu registered pmis spurious flushes flush_errors flush_recovered stopped ");
-	seq_puts(s, "msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples\n");
+	seq_puts(s, "msr_emulated msr_shadowed msr_trapped rdpmc_emulated rdpmc_trapped lvtpc bad_samples pending\n");
 	for_each_possible_cpu(cpu) {
 		const struct xen_pmu_cpu *c = per_cpu_ptr(&xen_pmu_cpus, cpu);
 		const struct xen_pmu_stats *st = &c->stats;
@@ -1243,10 +1273,10 @@ static int xen_pmu_stats_show(struct seq_file *s, void *unused)
 		seq_printf(s, "%d %d %llu %llu %llu %llu %llu %llu ", cpu, !!c->page,
 			   st->pmis, st->spurious, st->flushes, st->flush_errors,
 			   st->flush_recovered, st->stopped);
-		seq_printf(s, "%llu %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(s, "%llu %llu %llu %llu %llu %llu %llu %llu\n",
 			   st->msr_emulated, st->msr_shadowed, st->msr_trapped,
 			   st->rdpmc_emulated, st->rdpmc_trapped, st->lvtpc,
-			   st->bad_samples);
+			   st->bad_samples, st->pending);
 	}
 	return 0;
 }

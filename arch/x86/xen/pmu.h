@@ -114,6 +114,9 @@ struct xen_pmu_model {
  * @rdpmc_trapped: RDPMC emulated by a trapped MSR read
  * @lvtpc: XENPMU_lvtpc_set hypercalls
  * @bad_samples: samples whose ids from Xen could not be valid
+ * @pending: reads served from the page (of @msr_emulated and
+ *	@rdpmc_emulated) while Xen held a PMI for this vCPU, before
+ *	VIRQ_XENPMU was handled
  */
 struct xen_pmu_stats {
 	u64 pmis;
@@ -130,6 +133,7 @@ struct xen_pmu_stats {
 	u64 rdpmc_trapped;
 	u64 lvtpc;
 	u64 bad_samples;
+	u64 pending;
 };
 
 /**
@@ -140,7 +144,7 @@ struct xen_pmu_stats {
  *	AMD counters), validated at attach time
  * @bank_b: byte offset of the second bank (Intel counter/control pairs,
  *	AMD controls)
- * @in_pmi: between VIRQ_XENPMU and XENPMU_flush: the page is ours
+ * @in_pmi: in the VIRQ_XENPMU handler, until its XENPMU_flush
  * @flags: pmu_flags of the PMI being handled, read once
  * @domid: domain_id of the PMI being handled, read once; U16_MAX if it
  *	cannot be valid

@@ -453,6 +453,7 @@ struct xen_pmu_hv {
 	bool loaded;			/* the context is in the counters */
 	bool all_mode;			/* no context switching */
 	u64 stamp;			/* the vCPU's runstate entry time */
+	unsigned int lost;		/* trapped writes the flush undid */
 };
 
 /* Xen's vector for the PMU interrupt, in every LVTPC it writes */
@@ -514,7 +515,8 @@ static bool xen_pmu_hv_pmi_live(struct xen_pmu_hv *hv)
  * A trapped event-select or GLOBAL_CTRL write: AMD sets RUNNING on an
  * enabling write while stopped and clears it on a disabling one while
  * running; Intel recomputes it from GLOBAL_CTRL.  Either loads the context
- * without touching the LVTPC.
+ * without touching the LVTPC.  Between a PMI and its flush the write is
+ * lost.
  */
 static void xen_pmu_hv_trapped_write(struct xen_pmu_hv *hv, u32 msr, u64 val)
 {
@@ -522,6 +524,14 @@ static void xen_pmu_hv_trapped_write(struct xen_pmu_hv *hv, u32 msr, u64 val)
 
 	if (!xen_pmu_classify(&hv->model, msr, &r))
 		return;
+	/*
+	 * With a PMI pending Xen acts on its own copy and stops the counters
+	 * again; the flush reloads the page over it.
+	 */
+	if (hv->page->pmu.pmu_flags & PMU_CACHED) {
+		hv->lost++;
+		return;
+	}
 	hv->loaded = true;
 	if (hv->model.vendor == XEN_PMU_VENDOR_AMD && r.kind == XEN_PMU_REG_EVNTSEL)
 		hv->running = val & ARCH_PERFMON_EVENTSEL_ENABLE;
@@ -1019,6 +1029,82 @@ static void xen_pmu_lvtpc_mode_all(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
 }
 
+/* Counter 0 and its event select in the page, where Xen put them. */
+static u64 *xen_pmu_hv_counter0(struct xen_pmu_hv *hv)
+{
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		return xen_pmu_hv_at(hv, hv->cpu.bank_b);
+	return xen_pmu_hv_at(hv, hv->cpu.bank_a);
+}
+
+static u64 *xen_pmu_hv_control0(struct xen_pmu_hv *hv)
+{
+	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+		return xen_pmu_hv_at(hv, hv->cpu.bank_b + sizeof(u64));
+	return xen_pmu_hv_at(hv, hv->cpu.bank_b);
+}
+
+/*
+ * What perf's tick does to a sampling counter: read it (AMD also waits,
+ * reading its MSR, for an overflowed counter to be reset), stop it, load
+ * the next period, start it.
+ */
+static u64 xen_pmu_pending_tick(struct xen_pmu_hv *hv, u64 on)
+{
+	u64 v = 0;
+	int i;
+
+	if (hv->model.vendor == XEN_PMU_VENDOR_AMD)
+		for (i = 0; i < 50; i++)
+			xen_pmu_cpu_msr_read(&hv->cpu, hv->model.ctr_base, &v);
+	v = xen_pmu_cpu_read_pmc(&hv->cpu, 0);
+	xen_pmu_hv_wrmsr(hv, hv->model.sel_base, on & ~ARCH_PERFMON_EVENTSEL_ENABLE);
+	xen_pmu_hv_wrmsr(hv, hv->model.ctr_base, 0xffff00000000ULL);
+	xen_pmu_hv_wrmsr(hv, hv->model.sel_base, on);
+	return v;
+}
+
+/*
+ * A tick or a context switch of perf's that Xen's PMI came in the middle
+ * of, with interrupts off: until the flush Xen keeps the context in the
+ * page, so reads are served from it and cost no trap.  Writes trap; the
+ * flush reloads the page over them, and the page keeps the overflow for
+ * the handler.  With interrupts on, the handler could flush in between:
+ * reads trap too.
+ */
+static void xen_pmu_pending_pmi(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_lvtpc_start(test);
+	u64 on = ARCH_PERFMON_EVENTSEL_ENABLE | ARCH_PERFMON_EVENTSEL_INT | 0x76;
+	unsigned long flags;
+	u64 v;
+
+	xen_pmu_hv_use_fake_handler(test, hv);
+	xen_pmu_lvtpc_perf_enable(hv);
+	xen_pmu_hv_pmi(hv);
+	/* The counter wrapped: Xen saved it with the enable bit still set. */
+	*xen_pmu_hv_counter0(hv) = 0x40;
+	*xen_pmu_hv_control0(hv) = on;
+	local_irq_save(flags);
+	v = xen_pmu_pending_tick(hv, on);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, v, 0x40);
+	KUNIT_EXPECT_EQ(test, hv->traps, 0);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.pending,
+			hv->model.vendor == XEN_PMU_VENDOR_AMD ? 51 : 1);
+	KUNIT_EXPECT_EQ(test, hv->lost, 3);
+	KUNIT_EXPECT_EQ(test, *xen_pmu_hv_counter0(hv), 0x40);
+	/* The handler runs once interrupts are on and flushes the page. */
+	hv->page->pmu.c.intel.global_status = BIT_ULL(0);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 1);
+	KUNIT_EXPECT_TRUE(test, xen_pmu_hv_pmi_live(hv));
+
+	xen_pmu_hv_pmi(hv);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_read_pmc(&hv->cpu, 0), 0x1234);
+	KUNIT_EXPECT_EQ(test, hv->traps, 1);
+}
+
 /* Outside the window: counters trap, written event selects do not. */
 static void xen_pmu_outside_window(struct kunit *test)
 {
@@ -1075,6 +1161,7 @@ static struct kunit_case xen_pmu_window_cases[] = {
 	KUNIT_CASE_PARAM(xen_pmu_lvtpc_after_pmi, xen_pmu_lvtpc_vendor_gen_params),
 	KUNIT_CASE_PARAM(xen_pmu_lvtpc_restart, xen_pmu_lvtpc_vendor_gen_params),
 	KUNIT_CASE_PARAM(xen_pmu_lvtpc_mode_all, xen_pmu_lvtpc_vendor_gen_params),
+	KUNIT_CASE_PARAM(xen_pmu_pending_pmi, xen_pmu_lvtpc_vendor_gen_params),
 	KUNIT_CASE(xen_pmu_outside_window),
 	KUNIT_CASE(xen_pmu_outside_window_intel),
 	{}
