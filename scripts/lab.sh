@@ -9,7 +9,8 @@
 #   out/lab-NAME.qemu     QEMU's own messages
 #
 # usage: lab.sh NAME PLAN VPMU [extra Xen options]
-#   PLAN  check | run;  VPMU  on (vpmu=on) | off (no vpmu option)
+#   PLAN  check | check-pmi | pmi | soak | run (tests/lab/init);
+#   VPMU  on (vpmu=on) | off (no vpmu option)
 # Environment: LAB_TIMEOUT (seconds, default 600), LAB_FAULT (passed to
 # dom0's init as xenpmu_fault), LAB_ACCEL (kvm | tcg | auto),
 # LAB_PMU (amd | intel | none, default amd): under TCG, the CPU model whose

@@ -14,20 +14,36 @@ git -C "$tree" format-patch -q --cover-letter -o "$out/series" refs/tags/pristin
 # The cover letter is a template; checkpatch is for the patches.
 mapfile -t pl < <(ls "$out/series"/*.patch | grep -v '/0000-cover-letter.patch$')
 : > "$out/checkpatch.log"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# checkpatch_one N PATCH: its report in $work/N
+checkpatch_one() {
+	local opts=()
+	# perf test shows line 2 of a shell test as its description, so
+	# perf's shell tests (upstream's too) carry the SPDX tag on line
+	# 3: a patch of only those (and MAINTAINERS) skips that one rule.
+	grep '^diff --git ' "$2" | awk '{ sub(/^a\//, "", $3); print $3 }' |
+		grep -qv -e '^tools/perf/tests/shell/.*\.sh$' -e '^MAINTAINERS$' ||
+		opts=(--ignore SPDX_LICENSE_TAG)
+	(cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --showfile \
+		"${opts[@]}" "$2" > "$work/$1" 2>&1 || true)
+}
+
+# One checkpatch per CPU at a time
+i=0
+for p in "${pl[@]}"; do
+	i=$((i + 1))
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	checkpatch_one $i "$p" &
+done
+wait
 {
 	echo "1..${#pl[@]}"
 	i=0
 	for p in "${pl[@]}"; do
 		i=$((i + 1))
-		# perf test shows line 2 of a shell test as its description, so
-		# perf's shell tests (upstream's too) carry the SPDX tag on line
-		# 3: a patch of only those (and MAINTAINERS) skips that one rule.
-		opts=()
-		grep '^diff --git ' "$p" | awk '{ sub(/^a\//, "", $3); print $3 }' |
-			grep -qv -e '^tools/perf/tests/shell/.*\.sh$' -e '^MAINTAINERS$' ||
-			opts=(--ignore SPDX_LICENSE_TAG)
-		r=$(cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --showfile \
-			"${opts[@]}" "$p" 2>&1 || true)
+		r=$(cat "$work/$i")
 		printf '### %s\n%s\n' "$(basename "$p")" "$r" >> "$out/checkpatch.log"
 		total=$(echo "$r" | grep -E '^total: ' | tail -1)
 		if echo "$r" | grep -q '^Traceback'; then

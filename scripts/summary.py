@@ -30,6 +30,8 @@ KUNIT_END = re.compile(r'^(\[[^]]*\] )?(not ok|ok) \d+ xen_pmu_\w+\s*$')
 PLAN_PARTS = {
     'check': [('kunit', 'ktap'), ('kselftest', 'ktap'), ('perftest', 'perf'),
               ('perftools', 'ktap')],
+    'check-pmi': [('kunit', 'ktap'), ('kselftest', 'ktap'), ('perftest', 'perf'),
+                  ('perftools', 'ktap'), ('pmi', 'ktap')],
     'pmi': [('kselftest', 'ktap'), ('pmi', 'ktap'), ('perftest', 'perf')],
     'soak': [('soak', 'ktap')],
     'run': [],
