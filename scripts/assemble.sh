@@ -30,41 +30,21 @@ gitt() { git -C "$tree" "$@"; }
 
 [ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.12)"
 
-# The pristine commit is kept outside the clone too, like ccache's files,
-# keyed by the tarball: a fresh clone checks it out instead of committing
-# the unpacked tarball again.
-key="$(realpath "$tarball") $(stat -c '%s %Y' "$tarball")"
-cache=${XENPMU_CACHE:-/var/cache/xenpmu}/linux-pristine-$(echo "$key" | sha1sum | cut -c1-12).git
 if ! gitt rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
+	step "unpacking $(basename "$tarball") into build/linux"
 	rm -rf "$tree" "$tree.tmp"
-	if [ "$(cat "$cache/xenpmu-key" 2>/dev/null)" = "$key" ]; then
-		step "checking out the pristine tree into build/linux (from $cache)"
-		git init -q -b debian "$tree.tmp"
-		git -C "$tree.tmp" fetch -q --no-tags "$cache" refs/tags/pristine:refs/tags/pristine
-		git -C "$tree.tmp" checkout -q -f pristine
-	else
-		step "unpacking $(basename "$tarball") into build/linux"
-		mkdir -p "$tree.tmp"
-		tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
-		git -C "$tree.tmp" init -q -b debian
-		git -C "$tree.tmp" config core.autocrlf false
-		git -C "$tree.tmp" add -A -f
-		ver=$(make -s -C "$tree.tmp" kernelversion 2>/dev/null || echo 6.12)
-		GIT_AUTHOR_NAME="xenpmu assembly" GIT_AUTHOR_EMAIL=xenpmu@localhost \
-		GIT_COMMITTER_NAME="xenpmu assembly" GIT_COMMITTER_EMAIL=xenpmu@localhost \
-		GIT_AUTHOR_DATE="2025-01-01T00:00:00Z" GIT_COMMITTER_DATE="2025-01-01T00:00:00Z" \
-			git -C "$tree.tmp" commit -q -m "Debian linux-source $ver (pristine)"
-		git -C "$tree.tmp" tag pristine
-		if mkdir -p "$(dirname "$cache")" 2>/dev/null && rm -rf "$cache" &&
-		   git init -q --bare "$cache" &&
-		   git -C "$tree.tmp" push -q "$cache" refs/tags/pristine; then
-			echo "$key" > "$cache/xenpmu-key"
-		fi
-	fi
+	mkdir -p "$tree.tmp"
+	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
+	git -C "$tree.tmp" init -q -b debian
 	git -C "$tree.tmp" config user.name "xenpmu assembly"
 	git -C "$tree.tmp" config user.email "xenpmu@localhost"
 	git -C "$tree.tmp" config core.autocrlf false
 	git -C "$tree.tmp" config gc.auto 0
+	git -C "$tree.tmp" add -A -f
+	ver=$(make -s -C "$tree.tmp" kernelversion 2>/dev/null || echo 6.12)
+	GIT_AUTHOR_DATE="2025-01-01T00:00:00Z" GIT_COMMITTER_DATE="2025-01-01T00:00:00Z" \
+		git -C "$tree.tmp" commit -q -m "Debian linux-source $ver (pristine)"
+	git -C "$tree.tmp" tag pristine
 	mv "$tree.tmp" "$tree"
 fi
 

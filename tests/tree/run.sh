@@ -8,7 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export XENPMU_TOP=$work/repo LINUX_TARBALL=$work/linux-source.tar.xz XENPMU_CACHE=$work/cache
+export XENPMU_TOP=$work/repo LINUX_TARBALL=$work/linux-source.tar.xz
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 tree=$XENPMU_TOP/build/linux
 n=0
@@ -49,7 +49,7 @@ diff --git a/arch/x86/Makefile b/arch/x86/Makefile
 EOT
 printf 'ours.overlay ours.patch\n' > "$XENPMU_TOP/patches/series"
 
-echo "1..13"
+echo "1..12"
 check "assembles pristine plus one commit per line" assemble
 [ "$(git -C "$tree" rev-list --count refs/tags/pristine..HEAD)" = 1 ] &&
 	grep -q 'ours.o' "$tree/arch/x86/Makefile" && cmp -s "$tree/arch/x86/ours.c" "$XENPMU_TOP/arch/x86/ours.c" &&
@@ -61,15 +61,6 @@ m1=$(mtime arch/x86/ours.c) m2=$(mtime drivers/other.c) m3=$(mtime arch/x86/Make
 head=$(git -C "$tree" rev-parse HEAD)
 assemble >/dev/null 2>&1
 [ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] && ok "a second assembly is a no-op" || no "a second assembly is a no-op"
-
-mv "$tree" "$work/first"
-msg=$(assemble 2>&1)
-[ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] && echo "$msg" | grep -q "from $work/cache/" &&
-	! echo "$msg" | grep -q unpacking &&
-	ok "a fresh build/linux takes the pristine commit from the cache" ||
-	no "a fresh build/linux takes the pristine commit from the cache"
-rm -rf "$tree"
-mv "$work/first" "$tree"
 
 printf 'int ours = 1;\n' > "$XENPMU_TOP/arch/x86/ours.c"
 assemble >/dev/null 2>&1
