@@ -17,7 +17,8 @@
 # counters our QEMU (out/qemu-system-x86_64, see qemu/README.md) emulates;
 # none is Debian's QEMU, whose CPU has no counters.  LAB_PIN (1 | 0,
 # default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_DOM0 (extra
-# dom0 command line, e.g. kunit.enable=0).
+# dom0 command line, e.g. kunit.enable=0).  LAB_KERNEL: dom0's kernel
+# (default out/bzImage).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +30,8 @@ xenargs="$*"
 for f in xen bzImage initramfs.cpio.gz; do
 	[ -r "$out/$f" ] || die "out/$f missing: run 'make lab-images'"
 done
+kernel=${LAB_KERNEL:-$out/bzImage}
+[ -r "$kernel" ] || die "$kernel missing"
 
 # KVM only where it really runs Xen: /dev/kvm can exist and still fail
 # (seen here: "KVM internal error" at Xen's first instructions), so the
@@ -105,7 +108,7 @@ timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp 2 -m 2048 \
 	-display none -nodefaults -no-reboot -monitor none \
 	-serial "file:$log" -serial "file:$res" \
 	-kernel "$out/xen" -append "$xen_cmd" \
-	-initrd "$out/bzImage $dom0_cmd,$out/initramfs.cpio.gz" </dev/null 2>"$qerr" &
+	-initrd "$kernel $dom0_cmd,$out/initramfs.cpio.gz" </dev/null 2>"$qerr" &
 q=$!
 # A KVM emulation failure stops the guest without ending QEMU: end it now.
 while kill -0 $q 2>/dev/null; do

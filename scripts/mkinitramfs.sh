@@ -55,6 +55,7 @@ list=$top/build/initramfs.list
 	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"
 	echo "file /etc/xenpmu/pmi.sh $top/tests/lab/pmi.sh 0755 0 0"
 	echo "file /etc/xenpmu/soak.sh $top/tests/lab/soak.sh 0755 0 0"
+	echo "file /etc/xenpmu/bench-pmi.sh $top/tests/lab/bench-pmi.sh 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests-pmi $top/tests/lab/perf-tests-pmi 0644 0 0"
 	echo "file /bin/spin $top/build/lab/spin 0755 0 0"
 	for t in "$top"/build/selftests/xen/pmu/*; do

@@ -34,6 +34,7 @@ PLAN_PARTS = {
                   ('perftools', 'ktap'), ('pmi', 'ktap')],
     'pmi': [('kselftest', 'ktap'), ('pmi', 'ktap'), ('perftest', 'perf')],
     'soak': [('soak', 'ktap')],
+    'bench': [('bench', 'ktap')],
     'run': [],
 }
 PANIC = [

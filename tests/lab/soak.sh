@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Soak (make soak, not part of make check): 60 s of perf record -a at
-# perf's highest allowed sampling rate in all mode on every CPU, with 100
-# offline/online cycles of the last CPU during it.  Afterwards PMIs must
+# Soak (make soak, not part of make check): perf record -a at perf's
+# highest allowed sampling rate in all mode on every CPU, for 60 s and at
+# least as long as 100 offline/online cycles of the last CPU take.  Afterwards PMIs must
 # equal flushes with no flush error, and every CPU must still sample in a
 # new recording.  Prints TAP and the figures.
 
@@ -28,20 +28,39 @@ while [ $cpu -lt "$ncpu" ]; do
 	taskset -c $cpu spin 100000000000 &
 	cpu=$((cpu + 1))
 done
-perf record -q -a -e cycles -F "$rate" -o /tmp/soak.data -- sleep 60 > /tmp/soak.log 2>&1 &
+pmis0() { awk 'NR > 1 && $1 == 0 { print $3 }' "$stats"; }
+t0=$(cut -d' ' -f1 /proc/uptime)
+perf record -q -a -e cycles -F "$rate" -o /tmp/soak.data -- sleep 3600 > /tmp/soak.log 2>&1 &
 rpid=$!
+# The cycles start once the recording samples (CPU0 takes PMIs), 20 s at most
+p=$(pmis0)
+i=0
+while [ "$(pmis0)" = "$p" ] && [ $i -lt 40 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
 i=0
 while [ $i -lt 100 ]; do
 	echo 0 > /sys/devices/system/cpu/cpu$last/online
 	echo 1 > /sys/devices/system/cpu/cpu$last/online
-	taskset -c $last spin 100000000000 &
 	i=$((i + 1))
-	sleep 0.4
+	sleep 0.2
 done
+t1=$(cut -d' ' -f1 /proc/uptime)
+# and the recording lasts 60 s at least
+while [ "$(echo "$t0" "$(cut -d' ' -f1 /proc/uptime)" | awk '{ print ($2 - $1 < 60) }')" = 1 ]; do
+	sleep 1
+done
+kill -INT $rpid
 wait $rpid
-result $? "60 s perf record -a -F $rate in all mode with 100 hotplug cycles"
-perf report -i /tmp/soak.data --stdio -q --sort domain 2> /dev/null | sed 's/^/# /'
-perf report -D -i /tmp/soak.data 2> /dev/null | grep -E 'LOST|SAMPLE events' | tail -3 | sed 's/^/# /'
+t2=$(cut -d' ' -f1 /proc/uptime)
+echo "# 100 hotplug cycles of cpu$last in $(echo "$t0 $t1" | awk '{ print $2 - $1 }') s; recording of $(echo "$t0 $t2" | awk '{ print $2 - $1 }') s"
+[ -s /tmp/soak.data ] && perf report -i /tmp/soak.data --stdio -q --sort domain > /tmp/soak.report 2> /dev/null &&
+	grep -q . /tmp/soak.report
+result $? "perf record -a -F $rate in all mode for 60 s with 100 hotplug cycles: written and readable"
+sed 's/^/# /' /tmp/soak.report
+# samples and lost samples (PERF_RECORD_LOST, LOST_SAMPLES)
+perf report -i /tmp/soak.data --stats 2> /dev/null | grep -E 'SAMPLE|LOST' | sed 's/^/# /'
 sed 's/^/# /' "$stats"
 [ "$(sum pmis)" = "$(sum flushes)" ] && [ "$(sum flush_errors)" = 0 ]
 result $? "PMIs = flushes, no flush error"

@@ -118,6 +118,9 @@ struct X86PMUEmu {
     bool halted;            /* in HLT since the last account */
     bool pmi_pending;       /* a PMI-enabled counter wrapped */
     bool work_queued;
+
+    /* what the guest did, for QEMU_PMU_EMU_STATS */
+    uint64_t n_rdmsr, n_wrmsr, n_rdpmc, n_pmi;
 };
 
 static uint64_t *pmu_counter(X86PMUEmu *pmu, int bit)
@@ -257,6 +260,7 @@ static void pmu_deliver(X86PMUEmu *pmu)
     if ((!pmu->amd && !pmu->global_status) || !cpu->apic_state) {
         return;
     }
+    pmu->n_pmi++;
     apic_deliver_pmi(cpu->apic_state, !pmu->amd);
 }
 
@@ -294,10 +298,44 @@ static void pmu_account_and_kick(X86PMUEmu *pmu)
     }
 }
 
+/*
+ * With QEMU_PMU_EMU_STATS=FILE in the environment, each vCPU's PMU MSR
+ * reads and writes, RDPMCs and PMIs are appended to FILE at exit, one
+ * line per vCPU: what the guest (a hypervisor and its guests together)
+ * cost the PMU, e.g. to compare drivers running the same workload.
+ */
+static void pmu_write_stats(void)
+{
+    const char *path = getenv("QEMU_PMU_EMU_STATS");
+    CPUState *cs;
+    FILE *f;
+
+    f = path ? fopen(path, "a") : NULL;
+    if (!f) {
+        return;
+    }
+    CPU_FOREACH(cs) {
+        X86PMUEmu *pmu = X86_CPU(cs)->env.pmu_emu;
+
+        if (pmu) {
+            fprintf(f, "cpu%d rdmsr %" PRIu64 " wrmsr %" PRIu64
+                    " rdpmc %" PRIu64 " pmi %" PRIu64 "\n", cs->cpu_index,
+                    pmu->n_rdmsr, pmu->n_wrmsr, pmu->n_rdpmc, pmu->n_pmi);
+        }
+    }
+    fclose(f);
+}
+
 void x86_pmu_emu_realize(X86CPU *cpu)
 {
+    static bool stats_registered;
     CPUX86State *env = &cpu->env;
     X86PMUEmu *pmu = g_new0(X86PMUEmu, 1);
+
+    if (!stats_registered && getenv("QEMU_PMU_EMU_STATS")) {
+        stats_registered = true;
+        atexit(pmu_write_stats);
+    }
 
     pmu->cpu = cpu;
     pmu->amd = IS_AMD_CPU(env);
@@ -389,15 +427,11 @@ static bool pmu_decode_msr(X86PMUEmu *pmu, uint32_t msr, int *bit,
     return false;
 }
 
-bool x86_pmu_emu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
+static bool pmu_rdmsr(X86PMUEmu *pmu, uint32_t msr, uint64_t *val)
 {
-    X86PMUEmu *pmu = env->pmu_emu;
     bool is_ctl;
     int bit;
 
-    if (!pmu) {
-        return false;
-    }
     if (pmu_decode_msr(pmu, msr, &bit, &is_ctl)) {
         pmu_account_and_kick(pmu);
         *val = is_ctl ? pmu->evtsel[bit] : *pmu_counter(pmu, bit);
@@ -424,17 +458,13 @@ bool x86_pmu_emu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
     return false;
 }
 
-bool x86_pmu_emu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
+static bool pmu_wrmsr(X86PMUEmu *pmu, uint32_t msr, uint64_t val)
 {
-    X86PMUEmu *pmu = env->pmu_emu;
     uint64_t valid = MAKE_64BIT_MASK(0, PMU_INTEL_GP) |
                      MAKE_64BIT_MASK(PMU_FIXED_SHIFT, PMU_INTEL_FIXED);
     bool is_ctl;
     int bit;
 
-    if (!pmu) {
-        return false;
-    }
     if (pmu_decode_msr(pmu, msr, &bit, &is_ctl)) {
         /* count up to now with the old settings */
         pmu_account(pmu);
@@ -478,14 +508,10 @@ bool x86_pmu_emu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
     return true;
 }
 
-bool x86_pmu_emu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val)
+static bool pmu_rdpmc(X86PMUEmu *pmu, uint32_t ecx, uint64_t *val)
 {
-    X86PMUEmu *pmu = env->pmu_emu;
     uint32_t index = ecx & ~(1U << 30);
 
-    if (!pmu) {
-        return false;
-    }
     if (pmu->amd) {
         if (ecx >= PMU_AMD_GP) {
             return false;
@@ -507,6 +533,39 @@ bool x86_pmu_emu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val)
     }
     pmu_account_and_kick(pmu);
     *val = pmu->gp[index];
+    return true;
+}
+
+bool x86_pmu_emu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
+{
+    X86PMUEmu *pmu = env->pmu_emu;
+
+    if (!pmu || !pmu_rdmsr(pmu, msr, val)) {
+        return false;
+    }
+    pmu->n_rdmsr++;
+    return true;
+}
+
+bool x86_pmu_emu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
+{
+    X86PMUEmu *pmu = env->pmu_emu;
+
+    if (!pmu || !pmu_wrmsr(pmu, msr, val)) {
+        return false;
+    }
+    pmu->n_wrmsr++;
+    return true;
+}
+
+bool x86_pmu_emu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val)
+{
+    X86PMUEmu *pmu = env->pmu_emu;
+
+    if (!pmu || !pmu_rdpmc(pmu, ecx, val)) {
+        return false;
+    }
+    pmu->n_rdpmc++;
     return true;
 }
 
