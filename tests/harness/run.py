@@ -89,6 +89,11 @@ CASES = [
                '[    4.2] ok 5 xen_pmu_window\n',
         'results': results()},
      0, ['7 passed, 0 failed, 1 skipped']),
+    ('an RCU stall fails', {
+        'status': PMI_STATUS % 0,
+        'log': LOG + '[   39.0] rcu: INFO: rcu_sched self-detected stall on CPU\n',
+        'results': pmi_results()},
+     1, ['RCU stall']),
     ('refused flush fails', {
         'status': PMI_STATUS % 0,
         'log': LOG + '[    3.0] xen_pmu: CPU1: XENPMU_flush failed (-22); this CPU gets no more PMIs\n',

@@ -241,7 +241,7 @@ if [ "${XENPMU_PMI_CHANGES:-1}" = 1 ]; then
 	kill $rpid 2> /dev/null
 	wait $rpid
 	kill $bpid 2> /dev/null
-	pkill spin 2> /dev/null
+	killall spin 2> /dev/null
 	wait 2> /dev/null
 	snapshot a
 	perf record -q -a -e cycles -F 1000 -o /tmp/pmi-after.data -- \

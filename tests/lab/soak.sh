@@ -30,7 +30,7 @@ while [ $cpu -lt "$ncpu" ]; do
 done
 pmis0() { awk 'NR > 1 && $1 == 0 { print $3 }' "$stats"; }
 t0=$(cut -d' ' -f1 /proc/uptime)
-perf record -q -a -e cycles -F "$rate" -o /tmp/soak.data -- sleep 3600 > /tmp/soak.log 2>&1 &
+perf record -q -a -e cycles -F "$rate" --sample-virt-id -o /tmp/soak.data -- sleep 3600 > /tmp/soak.log 2>&1 &
 rpid=$!
 # The cycles start once the recording samples (CPU0 takes PMIs), 20 s at most
 p=$(pmis0)
@@ -59,8 +59,12 @@ echo "# 100 hotplug cycles of cpu$last in $(echo "$t0 $t1" | awk '{ print $2 - $
 	grep -q . /tmp/soak.report
 result $? "perf record -a -F $rate in all mode for 60 s with 100 hotplug cycles: written and readable"
 sed 's/^/# /' /tmp/soak.report
-# samples and lost samples (PERF_RECORD_LOST, LOST_SAMPLES)
-perf report -i /tmp/soak.data --stats 2> /dev/null | grep -E 'SAMPLE|LOST' | sed 's/^/# /'
+# samples and lost samples (PERF_RECORD_LOST, LOST_SAMPLES; none listed: 0)
+perf report -i /tmp/soak.data --stats 2> /dev/null > /tmp/soak.stats
+grep -m1 'SAMPLE events' /tmp/soak.stats | sed 's/^ */# /'
+echo "# lost: $(awk '/LOST/ { n += $3 } END { print n + 0 }' /tmp/soak.stats) (PERF_RECORD_LOST, LOST_SAMPLES events)"
+dmesg | grep 'perf: interrupt took too long' | tail -1 | sed 's/^/# /'
+echo "# perf_event_max_sample_rate at the end: $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
 sed 's/^/# /' "$stats"
 [ "$(sum pmis)" = "$(sum flushes)" ] && [ "$(sum flush_errors)" = 0 ]
 result $? "PMIs = flushes, no flush error"
@@ -77,6 +81,6 @@ while [ $cpu -lt "$ncpu" ]; do
 	cpu=$((cpu + 1))
 done
 result $bad "every CPU still samples at the end"
-pkill spin
+killall spin 2> /dev/null
 echo self > /sys/hypervisor/pmu/pmu_mode
 echo "1..$n"

@@ -27,6 +27,7 @@
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
@@ -86,6 +87,14 @@ VISIBLE_IF_KUNIT int xen_pmu_handle_irq(struct pt_regs *regs)
 	return x86_pmu.handle_irq(regs);
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_handle_irq);
+
+/* How long handling a PMI took, for perf's sampling-rate limit */
+VISIBLE_IF_KUNIT void xen_pmu_took(u64 ns)
+{
+	KUNIT_STATIC_STUB_REDIRECT(xen_pmu_took, ns);
+	perf_sample_event_took(ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_took);
 
 /* When this vCPU's runstate last changed: Xen deschedules it in between. */
 VISIBLE_IF_KUNIT u64 xen_pmu_sched_stamp(void)
@@ -835,7 +844,7 @@ VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
 	struct xen_pmu_data *d = c->page;
 	struct pt_regs regs = {};
 	irqreturn_t ret = IRQ_NONE;
-	u64 flags;
+	u64 flags, start;
 	u32 vcpu;
 
 	if (!d)
@@ -857,11 +866,18 @@ VISIBLE_IF_KUNIT irqreturn_t xen_pmu_cpu_pmi(struct xen_pmu_cpu *c)
 			c->domid = U16_MAX;	/* unknown */
 	}
 	xen_pmu_convert_regs(d, flags, &regs);
+	start = local_clock();
 	c->in_pmi = true;
 	if (xen_pmu_handle_irq(&regs))
 		ret = IRQ_HANDLED;
 	xen_pmu_flush(c);
 	c->in_pmi = false;
+	/*
+	 * As x86's NMI handler does: perf lowers its highest sampling rate
+	 * when handling PMIs takes too much of the CPU.  Without it a high
+	 * rate on a slow vCPU (or under a loaded Xen) leaves it nothing else.
+	 */
+	xen_pmu_took(local_clock() - start);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_pmi);

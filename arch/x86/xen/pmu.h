@@ -184,6 +184,7 @@ int xen_pmu_hypercall(unsigned int op, void *arg);
 bool xen_pmu_rdmsr_trap(u32 msr, u64 *val);
 int xen_pmu_handle_irq(struct pt_regs *regs);
 u64 xen_pmu_sched_stamp(void);
+void xen_pmu_took(u64 ns);
 int xen_pmu_model_init(struct xen_pmu_model *m, const struct xen_pmu_cpuid *id);
 bool xen_pmu_classify(const struct xen_pmu_model *m, u32 msr,
 		      struct xen_pmu_reg *r);

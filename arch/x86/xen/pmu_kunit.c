@@ -1105,6 +1105,33 @@ static void xen_pmu_pending_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hv->traps, 1);
 }
 
+static unsigned int xen_pmu_took_calls;
+
+static void xen_pmu_count_took(u64 ns)
+{
+	xen_pmu_took_calls++;
+}
+
+/*
+ * Each PMI handled tells perf how long it took (perf lowers its highest
+ * sampling rate when PMIs take too much of the CPU, as x86's NMI handler
+ * has it do); a VIRQ without a context is not a PMI.
+ */
+static void xen_pmu_pmi_took(struct kunit *test)
+{
+	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
+
+	xen_pmu_took_calls = 0;
+	kunit_activate_static_stub(test, xen_pmu_took, xen_pmu_count_took);
+	xen_pmu_hv_use_fake_handler(test, hv);
+	xen_pmu_hv_pmi(hv);
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_EQ(test, xen_pmu_took_calls, 1);
+	xen_pmu_cpu_pmi(&hv->cpu);
+	KUNIT_EXPECT_EQ(test, xen_pmu_took_calls, 1);
+	KUNIT_EXPECT_EQ(test, hv->cpu.stats.spurious, 1);
+}
+
 /* Outside the window: counters trap, written event selects do not. */
 static void xen_pmu_outside_window(struct kunit *test)
 {
@@ -1162,6 +1189,7 @@ static struct kunit_case xen_pmu_window_cases[] = {
 	KUNIT_CASE_PARAM(xen_pmu_lvtpc_restart, xen_pmu_lvtpc_vendor_gen_params),
 	KUNIT_CASE_PARAM(xen_pmu_lvtpc_mode_all, xen_pmu_lvtpc_vendor_gen_params),
 	KUNIT_CASE_PARAM(xen_pmu_pending_pmi, xen_pmu_lvtpc_vendor_gen_params),
+	KUNIT_CASE(xen_pmu_pmi_took),
 	KUNIT_CASE(xen_pmu_outside_window),
 	KUNIT_CASE(xen_pmu_outside_window_intel),
 	{}
