@@ -2,7 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Part of make bench (also alone): our driver against upstream 6.12's
-# (scripts/build-upstream.sh >/dev/null 2>&1 || die "upstream 6.12's kernel does not build"
+# (scripts/build-upstream.sh, the same config) in the same lab, on both
+# emulated PMUs, in each vPMU mode: the PMU accesses that reached the
+# emulated PMU (QEMU_PMU_EMU_STATS, see qemu/README.md) per PMI, per
+# second and per context switch, beyond those of the same work
+# unrecorded, and the slowdown.  One lab boot per figure
+# (tests/lab/bench-pmi.sh).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+cd "$top"
+bench=$out/bench
+mkdir -p "$bench"
+scripts/build-upstream.sh >/dev/null 2>&1 || die "upstream 6.12's kernel does not build"
 echo "Ours against upstream 6.12's driver, real Xen 4.17: perf record -a -e cycles -F 1000 of the loop"
 echo "on every CPU per mode; task: a per-task recording (self mode) of a ping-pong on one CPU."
 echo "accesses: PMU MSR reads, writes and RDPMCs the emulated PMU saw, beyond the unrecorded run's"
