@@ -38,7 +38,7 @@ perf: tree
 selftests: kernel
 	@$(S)/build-selftests.sh
 
-initramfs: perf selftests
+initramfs: perf selftests xen
 	@$(S)/mkinitramfs.sh
 
 $(O)/xen: /boot/xen-4.17-amd64.gz
@@ -47,7 +47,9 @@ $(O)/xen: /boot/xen-4.17-amd64.gz
 
 /boot/xen-4.17-amd64.gz: | deps
 
+# Debian 12's Xen 4.17 (installed by deps) and Debian 13's 4.20 (fetched)
 xen: deps $(O)/xen
+	@$(S)/fetch-xen.sh
 
 lab-images: kernel initramfs xen
 

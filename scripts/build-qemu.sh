@@ -12,6 +12,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+. "$top/scripts/apt.sh"
 
 # The source package we build on; fail clearly if the archive dropped it.
 version=1:7.2+dfsg-7+deb12u18
@@ -24,40 +25,6 @@ bld=$top/build/qemu
 qdir=$top/qemu
 
 # --- fetch -----------------------------------------------------------------
-
-# One deb-src line per (URI, suite, components) of the machine's own
-# enabled Debian-style sources, one-line and deb822 format alike.
-machine_sources() {
-	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		sed -n 's/#.*//; s/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?/deb-src \1/p' "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk '
-		function flush() {
-			if (types ~ /(^| )deb( |$)/ && uris != "" && enabled != "no") {
-				n = split(uris, u, " "); m = split(suites, s, " ")
-				for (i = 1; i <= n; i++) for (j = 1; j <= m; j++)
-					printf "deb-src %s%s %s %s\n", opts, u[i], s[j], comps
-			}
-			types = uris = suites = comps = opts = enabled = ""
-		}
-		/^[[:space:]]*#/ { next }
-		/^[[:space:]]*$/ { flush(); next }
-		{
-			key = tolower($1); sub(/:$/, "", key); $1 = ""; sub(/^ +/, "")
-			if (key == "types") types = $0
-			else if (key == "uris") uris = $0
-			else if (key == "suites") suites = $0
-			else if (key == "components") comps = $0
-			else if (key == "enabled") enabled = tolower($0)
-			else if (key == "signed-by") opts = "[signed-by=" $0 "] "
-		}
-		END { flush() }' "$f"
-	done
-}
 
 apt_opts=(
 	-o Dir::State="$apt_dir/state" -o Dir::Cache="$apt_dir/cache"
@@ -73,7 +40,7 @@ fetch() {
 	step "qemu: fetching source package qemu=$version through a private apt state in $apt_dir"
 	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" \
 		 "$apt_dir/sources.list.d"
-	machine_sources | grep -v 'packages.cloud.google.com\|nodesource' |
+	machine_sources deb-src | grep -v 'packages.cloud.google.com\|nodesource' |
 		sort -u > "$apt_dir/sources.list.tmp"
 	[ -s "$apt_dir/sources.list.tmp" ] || die "no deb sources found in /etc/apt"
 	mv "$apt_dir/sources.list.tmp" "$apt_dir/sources.list"

@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 errors=()
 # Every lab run of the plan; one that did not run is a failure.
-labs=(check-vpmu-on check-vpmu-off pmi-amd pmi-intel check-amd-unpinned)
+labs=(check-vpmu-on check-vpmu-off pmi-amd pmi-intel check-amd-unpinned
+      xen420-check-amd xen420-vpmu-off)
 : > "$out/check-times.txt"
 
 # run NAME TIMEOUT COMMAND...: output in out/check-NAME.log
@@ -61,6 +62,12 @@ if run tree 900 scripts/assemble.sh; then
 			# self mode with dom0's vCPUs not pinned
 			run lab-check-amd-unpinned 900 env LAB_PMU=amd LAB_PIN=0 \
 				scripts/lab.sh check-amd-unpinned check-pmi on
+			# Debian 13's Xen 4.20: the check plan with real PMIs
+			# in self mode, and with the vPMU off
+			run lab-xen420-check-amd 900 env LAB_XEN=4.20 LAB_PMU=amd \
+				scripts/lab.sh xen420-check-amd check-pmi on
+			run lab-xen420-vpmu-off 900 env LAB_XEN=4.20 LAB_PMU=none \
+				scripts/lab.sh xen420-vpmu-off check off
 		fi
 	fi
 fi

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the real Xen 4.17 under QEMU with our kernel as PV dom0 and the lab
+# Boot the real Xen (Debian 12's 4.17 or Debian 13's 4.20) under QEMU with our kernel as PV dom0 and the lab
 # initramfs, run one plan and keep the logs:
 #   out/lab-NAME.log      QEMU's first serial port: Xen and dom0's console
 #   out/lab-NAME.results  second serial port: the plan's output
@@ -18,7 +18,8 @@
 # none is Debian's QEMU, whose CPU has no counters.  LAB_PIN (1 | 0,
 # default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_DOM0 (extra
 # dom0 command line, e.g. kunit.enable=0).  LAB_KERNEL: dom0's kernel
-# (default out/bzImage).
+# (default out/bzImage).  LAB_XEN: 4.17 (Debian 12's, default) or 4.20
+# (Debian 13's, scripts/fetch-xen.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +33,12 @@ for f in xen bzImage initramfs.cpio.gz; do
 done
 kernel=${LAB_KERNEL:-$out/bzImage}
 [ -r "$kernel" ] || die "$kernel missing"
+case ${LAB_XEN:-4.17} in
+4.17)	xen=$out/xen ;;
+4.20)	xen=$out/xen-4.20 ;;
+*)	die "LAB_XEN=$LAB_XEN: 4.17 (Debian 12) or 4.20 (Debian 13)" ;;
+esac
+[ -r "$xen" ] || die "$xen missing: run 'make xen'"
 
 # KVM only where it really runs Xen: /dev/kvm can exist and still fail
 # (seen here: "KVM internal error" at Xen's first instructions), so the
@@ -107,7 +114,7 @@ rc=0
 timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp 2 -m 2048 \
 	-display none -nodefaults -no-reboot -monitor none \
 	-serial "file:$log" -serial "file:$res" \
-	-kernel "$out/xen" -append "$xen_cmd" \
+	-kernel "$xen" -append "$xen_cmd" \
 	-initrd "$kernel $dom0_cmd,$out/initramfs.cpio.gz" </dev/null 2>"$qerr" &
 q=$!
 # A KVM emulation failure stops the guest without ending QEMU: end it now.
@@ -120,5 +127,5 @@ while kill -0 $q 2>/dev/null; do
 done
 wait $q || rc=$?
 secs=$(( $(date +%s) - start ))
-printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\npmu=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$([ "$accel" = tcg ] && echo "${LAB_PMU:-amd}")" "$why" > "$status"
+printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\npmu=%s\nxen=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$([ "$accel" = tcg ] && echo "${LAB_PMU:-amd}")" "${LAB_XEN:-4.17}" "$why" > "$status"
 step "lab $name: QEMU exited with $rc after ${secs}s (log: out/lab-$name.log)"

@@ -18,6 +18,15 @@ file -L "$busybox" | grep -q 'statically linked' ||
 [ -x "$out/perf" ] || die "out/perf missing: run 'make perf'"
 xen_syms=/usr/lib/debug/boot/xen-syms-4.17-amd64
 [ -r "$xen_syms" ] || die "$xen_syms missing: run 'make deps' (xen-hypervisor-4.17-amd64-dbg)"
+xen_syms_420=$top/build/xen-4.20/usr/lib/debug/boot/xen-syms-4.20-amd64
+[ -r "$xen_syms_420" ] || die "$xen_syms_420 missing: run 'make xen'"
+# Its symbol table is what perf reads; the DWARF (20 MB) stays out.
+mkdir -p "$top/build/lab"
+if [ ! -s "$top/build/lab/xen-syms-4.20-amd64" ] ||
+   [ "$xen_syms_420" -nt "$top/build/lab/xen-syms-4.20-amd64" ]; then
+	objcopy --strip-debug "$xen_syms_420" "$top/build/lab/xen-syms-4.20-amd64"
+fi
+xen_syms_420=$top/build/lab/xen-syms-4.20-amd64
 
 rm -f "$out/initramfs.cpio.gz"
 # The lab's known loop (tests/lab/spin.c), static like everything here
@@ -41,8 +50,10 @@ list=$top/build/initramfs.list
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /bin/perf $out/perf 0755 0 0"
 	echo "file /usr/share/doc/perf-tip/tips.txt $top/build/linux/tools/perf/Documentation/tips.txt 0644 0 0"
-	# Xen's own symbols, for the perf test that checks them against /proc/xen/xensyms
+	# Xen's own symbols, where Debian puts them, for the tests that check
+	# them against /proc/xen/xensyms of the Xen the lab runs
 	echo "file /usr/lib/debug/boot/xen-syms-4.17-amd64 $xen_syms 0644 0 0"
+	echo "file /usr/lib/debug/boot/xen-syms-4.20-amd64 $xen_syms_420 0644 0 0"
 	# Our perf shell tests, where perf test looks for them (its exec path)
 	for t in "$top"/build/linux/tools/perf/tests/shell/xen_*.sh; do
 		echo "file /usr/libexec/perf-core/tests/shell/$(basename "$t") $t 0755 0 0"

@@ -163,9 +163,9 @@ def lab(name, outdir, suites, causes, notes):
     st = dict(l.split('=', 1) for l in status if '=' in l)
     log = read(base + '.log') or []
     results = read(base + '.results') or []
-    notes.append('lab %s: %s, vpmu=%s, plan %s, %s s, QEMU exit %s' %
-                 (name, st.get('accel'), st.get('vpmu'), st.get('plan'),
-                  st.get('seconds'), st.get('rc')))
+    notes.append('lab %s: Xen %s, %s, vpmu=%s, plan %s, %s s, QEMU exit %s' %
+                 (name, st.get('xen', '4.17'), st.get('accel'), st.get('vpmu'),
+                  st.get('plan'), st.get('seconds'), st.get('rc')))
     if st.get('pmu'):
         notes.append('lab %s: emulated PMU: %s' % (name, st['pmu']))
     if st.get('accel') == 'tcg' and st.get('pmu') in (None, '', 'none'):

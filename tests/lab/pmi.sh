@@ -14,7 +14,8 @@
 # XENPMU_PMI_CHANGES=0: no mode changes or hotplug during a recording.
 
 stats=/sys/kernel/debug/xen/pmu/stats
-xen_syms=/usr/lib/debug/boot/xen-syms-4.17-amd64
+# Debian's symbols of the Xen that runs
+xen_syms=/usr/lib/debug/boot/xen-syms-$(cat /sys/hypervisor/version/major).$(cat /sys/hypervisor/version/minor)-amd64
 mode_file=/sys/hypervisor/pmu/pmu_mode
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 # about 0.6 s of the loop under QEMU's software CPU
