@@ -52,7 +52,8 @@ if run tree 900 scripts/assemble.sh; then
 	if run initramfs 300 scripts/mkinitramfs.sh; then
 		# Debian's QEMU: a CPU without counters, vPMU on and off
 		run lab-vpmu-on 900 env LAB_PMU=none scripts/lab.sh check-vpmu-on check on
-		run lab-vpmu-off 900 env LAB_PMU=none scripts/lab.sh check-vpmu-off check off
+		run lab-vpmu-off 900 env LAB_PMU=none LAB_DOM0=xenpmu_perf=xen \
+			scripts/lab.sh check-vpmu-off check off
 		# Ours: real PMIs, on a kernel with KUnit off as in production
 		if [ -n "$qemu" ]; then
 			for v in amd intel; do
@@ -62,13 +63,13 @@ if run tree 900 scripts/assemble.sh; then
 			# The check plan (KUnit on) on our QEMU, then real PMIs in
 			# self mode with dom0's vCPUs not pinned
 			run lab-check-amd-unpinned 900 env LAB_PMU=amd LAB_PIN=0 \
-				scripts/lab.sh check-amd-unpinned check-pmi on
+				LAB_DOM0=xenpmu_perf=xen scripts/lab.sh check-amd-unpinned check-pmi on
 			# Debian 13's Xen 4.20: the check plan with real PMIs
 			# in self mode, and with the vPMU off
 			run lab-xen420-check-amd 900 env LAB_XEN=4.20 LAB_PMU=amd \
-				scripts/lab.sh xen420-check-amd check-pmi on
+				LAB_DOM0=xenpmu_perf=xen scripts/lab.sh xen420-check-amd check-pmi on
 			run lab-xen420-vpmu-off 900 env LAB_XEN=4.20 LAB_PMU=none \
-				scripts/lab.sh xen420-vpmu-off check off
+				LAB_DOM0=xenpmu_perf=xen scripts/lab.sh xen420-vpmu-off check off
 		fi
 	fi
 fi
