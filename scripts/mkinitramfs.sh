@@ -65,6 +65,7 @@ list=$top/build/initramfs.list
 	echo "file /etc/xenpmu/perf-tests $top/tests/lab/perf-tests 0644 0 0"
 	echo "file /etc/xenpmu/perf-tests-xen $top/tests/lab/perf-tests-xen 0644 0 0"
 	echo "file /etc/xenpmu/perf-virt-id.sh $top/tests/lab/perf-virt-id.sh 0755 0 0"
+	echo "file /etc/xenpmu/lib.sh $top/tests/lab/lib.sh 0644 0 0"
 	echo "file /etc/xenpmu/pmi.sh $top/tests/lab/pmi.sh 0755 0 0"
 	echo "file /etc/xenpmu/soak.sh $top/tests/lab/soak.sh 0755 0 0"
 	echo "file /etc/xenpmu/bench-pmi.sh $top/tests/lab/bench-pmi.sh 0755 0 0"

@@ -10,10 +10,11 @@
 # "# bench" lines: seconds, PMIs (VIRQ_XENPMU, /proc/interrupts),
 # samples and context switches.
 
+. /etc/xenpmu/lib.sh
+
 mode=${XENPMU_BENCH:-self}
 spin_iters=${XENPMU_SPIN_ITERS:-250000000}
 trips=${XENPMU_ROUND_TRIPS:-5000}
-ncpu=$(grep -c ^processor /proc/cpuinfo)
 
 # VIRQ_XENPMU interrupts of every CPU (the IRQs named pmu0, pmu1, ...)
 pmis() {
@@ -21,13 +22,7 @@ pmis() {
 		END { print n + 0 }' /proc/interrupts
 }
 
-cmd=
-cpu=0
-while [ $cpu -lt "$ncpu" ]; do
-	cmd="$cmd taskset -c $cpu spin $spin_iters &"
-	cpu=$((cpu + 1))
-done
-cmd="$cmd wait"
+cmd=$(busy_cmd "$spin_iters")
 
 # one_run LABEL SWITCHES COMMAND...: run it, print its figures
 one_run() {

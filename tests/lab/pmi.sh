@@ -13,6 +13,8 @@
 # XENPMU_PMI_MODES: the modes to record in (default "self hv all");
 # XENPMU_PMI_CHANGES=0: no mode changes or hotplug during a recording.
 
+. /etc/xenpmu/lib.sh
+
 stats=/sys/kernel/debug/xen/pmu/stats
 # Debian's symbols of the Xen that runs
 xen_syms=/usr/lib/debug/boot/xen-syms-$(cat /sys/hypervisor/version/major).$(cat /sys/hypervisor/version/minor)-amd64
@@ -64,16 +66,6 @@ check_stats() {
 	return $bad
 }
 
-# the loop on every CPU, as one command line for perf record
-busy_cmd() {
-	cmd=
-	cpu=0
-	while [ $cpu -lt "$ncpu" ]; do
-		cmd="$cmd taskset -c $cpu spin $1 &"
-		cpu=$((cpu + 1))
-	done
-	echo "$cmd wait"
-}
 
 # perf script -F cpu,domid,pcpu,vcpu,ip,sym of FILE, one sample a line as
 # "cpu domain pcpu vcpu ip symbol"

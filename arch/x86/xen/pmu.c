@@ -542,7 +542,7 @@ VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr,
 		WRITE_ONCE(*slot, val);
 		break;
 	}
-	xen_pmu_served(c, &c->stats.msr_emulated);
+	c->stats.msr_emulated++;
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_write);
