@@ -36,3 +36,34 @@ machine_sources() {
 		END { flush() }' "$f"
 	done
 }
+
+# apt_download SUITE DIR PKG...: download PKG (name or name=version) from
+# SUITE, with the machine's own archive URIs, through a private apt state
+# under $apt_dir (which checks every file against the signed index), into
+# DIR, once: DIR/.complete marks a finished download.  Nothing is
+# installed.
+apt_download() {
+	local suite=$1 dir=$2 own opts
+	shift 2
+	[ -f "$dir/.complete" ] && return 0
+	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" \
+		 "$apt_dir/sources.list.d"
+	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	machine_sources deb | awk -v own="$own" -v to="$suite" '
+		{ for (i = 2; i <= NF; i++) if ($i ~ "^" own) { sub("^" own, to, $i); print; break } }' |
+		sort -u > "$apt_dir/sources.list.tmp"
+	[ -s "$apt_dir/sources.list.tmp" ] || die "no deb source for $own in /etc/apt to take $suite from"
+	mv "$apt_dir/sources.list.tmp" "$apt_dir/sources.list"
+	opts=(-o Dir::State="$apt_dir/state" -o Dir::Cache="$apt_dir/cache"
+	      -o Dir::Etc::SourceList="$apt_dir/sources.list"
+	      -o Dir::Etc::SourceParts="$apt_dir/sources.list.d"
+	      -o Dir::State::status=/dev/null -o APT::Sandbox::User=root -q)
+	apt-get "${opts[@]}" update >&2 || die "private apt-get update for $suite failed"
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	(cd "$dir.tmp" && apt-get "${opts[@]}" download "$@" >&2) ||
+		die "apt-get download of $* from $suite failed"
+	touch "$dir.tmp/.complete"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}

@@ -24,29 +24,7 @@ dest=$top/build/xen-4.20
 
 if [ ! -f "$debs/.complete" ]; then
 	step "xen 4.20: downloading ${pkgs[*]} $version from $suite through a private apt state in $apt_dir"
-	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" \
-		 "$apt_dir/sources.list.d"
-	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
-	machine_sources deb | awk -v own="$own" -v to="$suite" '
-		{ for (i = 2; i <= NF; i++) if ($i == own) { $i = to; print; break } }' |
-		sort -u > "$apt_dir/sources.list.tmp"
-	[ -s "$apt_dir/sources.list.tmp" ] || die "no deb source for $own in /etc/apt to take $suite from"
-	mv "$apt_dir/sources.list.tmp" "$apt_dir/sources.list"
-	opts=(-o Dir::State="$apt_dir/state" -o Dir::Cache="$apt_dir/cache"
-	      -o Dir::Etc::SourceList="$apt_dir/sources.list"
-	      -o Dir::Etc::SourceParts="$apt_dir/sources.list.d"
-	      -o Dir::State::status=/dev/null -o APT::Sandbox::User=root -q)
-	apt-get "${opts[@]}" update >&2 || die "private apt-get update for $suite failed"
-	have=$(apt-cache "${opts[@]}" madison xen-hypervisor-4.20-amd64 | awk '{ print $3 }')
-	grep -qxF "$version" <<< "$have" ||
-		die "$suite no longer has Xen $version (it has: $(echo $have)); update \$version in $0"
-	rm -rf "$debs.tmp"
-	mkdir -p "$debs.tmp"
-	(cd "$debs.tmp" && apt-get "${opts[@]}" download "${pkgs[@]/%/=$version}" >&2) ||
-		die "apt-get download from $suite failed"
-	touch "$debs.tmp/.complete"
-	rm -rf "$debs"
-	mv "$debs.tmp" "$debs"
+	apt_download "$suite" "$debs" "${pkgs[@]/%/=$version}"
 fi
 
 if [ "$(cat "$dest/.xenpmu-version" 2>/dev/null)" != "$version" ]; then
