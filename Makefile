@@ -7,13 +7,14 @@ SHELL := /bin/bash
 S := scripts
 O := out
 
-.PHONY: all deps tree kernel perf selftests initramfs xen lab-images \
-	check run soak series static abi harness refresh deb bench qemu qemu-test clean help
+.PHONY: all deps tree kernel perf selftests initramfs xen lab-images guest-images \
+	check run run-guests soak series static abi harness refresh deb bench qemu qemu-test clean help
 
 all: lab-images
 
 help:
 	@echo "make run      build what is missing, boot Xen + our dom0, profile, print the report"
+	@echo "make run-guests  the same with two PV guests running: a report per domain"
 	@echo "make check    every test layer, one summary ending in 'N passed, N failed'"
 	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
@@ -47,11 +48,17 @@ $(O)/xen: /boot/xen-4.17-amd64.gz
 
 /boot/xen-4.17-amd64.gz: | deps
 
-# Debian 12's Xen 4.17 (installed by deps) and Debian 13's 4.20 (fetched)
+# Debian 12's Xen 4.17 (installed by deps), Debian 13's 4.20 and Debian 12's
+# toolstack for the guest lab (fetched, never installed)
 xen: deps $(O)/xen
 	@$(S)/fetch-xen.sh
+	@$(S)/fetch-toolstack.sh
 
 lab-images: kernel initramfs xen
+
+# the guest lab's dom0 and domU initramfs (scripts/mkguests.sh)
+guest-images: lab-images
+	@$(S)/mkguests.sh
 
 series: tree
 	@$(S)/series.sh
@@ -70,6 +77,9 @@ check:
 
 run: lab-images qemu
 	@$(S)/run.sh
+
+run-guests: guest-images qemu
+	@$(S)/run.sh guests
 
 refresh:
 	@python3 $(S)/refresh.py

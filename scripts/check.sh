@@ -10,8 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 errors=()
 # Every lab run of the plan; one that did not run is a failure.
-labs=(check-vpmu-on check-vpmu-off pmi-amd pmi-intel check-amd-unpinned
-      xen420-check-amd xen420-vpmu-off)
+labs=(check-vpmu-on check-vpmu-off pmi-amd pmi-intel xen420-check-amd
+      xen420-vpmu-off guests-amd)
 : > "$out/check-times.txt"
 
 # run NAME TIMEOUT COMMAND...: output in out/check-NAME.log
@@ -31,14 +31,16 @@ run() {
 	return $rc
 }
 
-rm -f "$out"/{checkpatch,static,abi,harness,treetools,qemu-pmu}.tap "$out"/lab-check-* "$out"/lab-pmi-*
+rm -f "$out"/{checkpatch,static,abi,harness,treetools,qemu-pmu}.tap "$out"/lab-check-* "$out"/lab-pmi-* \
+	"$out"/lab-xen420-* "$out"/lab-guests-*
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 run harness 300 sh -c 'python3 tests/harness/run.py > out/harness.tap'
 run treetools 300 sh -c 'tests/tree/run.sh > out/treetools.tap'
 if run tree 900 scripts/assemble.sh; then
 	run series 900 scripts/series.sh
-	# Debian 12's Xen 4.17 and Debian 13's 4.20 (fetched through apt)
+	# Debian 12's Xen 4.17 and Debian 13's 4.20, Debian 12's
+	# toolstack (fetched through apt)
 	run xen 600 make -s xen
 	if run kernel 3600 scripts/build-kernel.sh; then
 		run static 900 scripts/static.sh
@@ -60,16 +62,20 @@ if run tree 900 scripts/assemble.sh; then
 				run lab-pmi-$v 900 env LAB_PMU=$v LAB_DOM0=kunit.enable=0 \
 					scripts/lab.sh pmi-$v pmi on
 			done
-			# The check plan (KUnit on) on our QEMU, then real PMIs in
-			# self mode with dom0's vCPUs not pinned
-			run lab-check-amd-unpinned 900 env LAB_PMU=amd LAB_PIN=0 \
-				LAB_DOM0=xenpmu_perf=xen scripts/lab.sh check-amd-unpinned check-pmi on
-			# Debian 13's Xen 4.20: the check plan with real PMIs
-			# in self mode, and with the vPMU off
-			run lab-xen420-check-amd 900 env LAB_XEN=4.20 LAB_PMU=amd \
+			# Debian 13's Xen 4.20: the check plan (KUnit on) on our
+			# QEMU, then real PMIs in self mode with dom0's vCPUs not
+			# pinned; and the check plan with the vPMU off
+			run lab-xen420-check-amd 900 env LAB_XEN=4.20 LAB_PMU=amd LAB_PIN=0 \
 				LAB_DOM0=xenpmu_perf=xen scripts/lab.sh xen420-check-amd check-pmi on
 			run lab-xen420-vpmu-off 900 env LAB_XEN=4.20 LAB_PMU=none \
 				LAB_DOM0=xenpmu_perf=xen scripts/lab.sh xen420-vpmu-off check off
+			# Guests under Xen 4.17 with Debian's toolstack, profiled
+			# from dom0 in all mode, and KUnit against the real Xen
+			# with counters (tests/lab/guests.sh)
+			run guest-images 300 scripts/mkguests.sh &&
+				run lab-guests-amd 900 env LAB_PMU=amd LAB_DOM0=kunit.enable=0 \
+					LAB_INITRD=out/initramfs-guests.cpio.gz \
+					scripts/lab.sh guests-amd guests on
 		fi
 	fi
 fi

@@ -9,7 +9,8 @@
 #   out/lab-NAME.qemu     QEMU's own messages
 #
 # usage: lab.sh NAME PLAN VPMU [extra Xen options]
-#   PLAN  check | check-pmi | pmi | soak | run (tests/lab/init);
+#   PLAN  check | check-pmi | pmi | soak | bench | guests | run
+#         (tests/lab/init);
 #   VPMU  on (vpmu=on) | off (no vpmu option)
 # Environment: LAB_TIMEOUT (seconds, default 600), LAB_FAULT (passed to
 # dom0's init as xenpmu_fault), LAB_ACCEL (kvm | tcg | auto),
@@ -19,7 +20,9 @@
 # default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_DOM0 (extra
 # dom0 command line, e.g. kunit.enable=0).  LAB_KERNEL: dom0's kernel
 # (default out/bzImage).  LAB_XEN: 4.17 (Debian 12's, default) or 4.20
-# (Debian 13's, scripts/fetch-xen.sh).
+# (Debian 13's, scripts/fetch-xen.sh).  LAB_INITRD: dom0's initramfs
+# (default out/initramfs.cpio.gz; the guest lab's is
+# out/initramfs-guests.cpio.gz, scripts/mkguests.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +36,8 @@ for f in xen bzImage initramfs.cpio.gz; do
 done
 kernel=${LAB_KERNEL:-$out/bzImage}
 [ -r "$kernel" ] || die "$kernel missing"
+initrd=${LAB_INITRD:-$out/initramfs.cpio.gz}
+[ -r "$initrd" ] || die "$initrd missing"
 case ${LAB_XEN:-4.17} in
 4.17)	xen=$out/xen ;;
 4.20)	xen=$out/xen-4.20 ;;
@@ -115,7 +120,7 @@ timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp 2 -m 2048 \
 	-display none -nodefaults -no-reboot -monitor none \
 	-serial "file:$log" -serial "file:$res" \
 	-kernel "$xen" -append "$xen_cmd" \
-	-initrd "$kernel $dom0_cmd,$out/initramfs.cpio.gz" </dev/null 2>"$qerr" &
+	-initrd "$kernel $dom0_cmd,$initrd" </dev/null 2>"$qerr" &
 q=$!
 # A KVM emulation failure stops the guest without ending QEMU: end it now.
 while kill -0 $q 2>/dev/null; do

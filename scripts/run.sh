@@ -4,11 +4,34 @@
 # make run: boot Xen (vpmu=on) with our dom0 on our QEMU's emulated PMU
 # (LAB_PMU=amd by default, intel, or none for Debian's QEMU without
 # counters), record every CPU with our perf and print the report dom0
-# produced.
+# produced.  "run.sh guests" (make run-guests): the guest lab instead
+# (tests/lab/guests.sh), with its per-domain reports.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
+
+if [ "${1:-}" = guests ]; then
+	LAB_PMU=${LAB_PMU:-amd} LAB_DOM0=kunit.enable=0 \
+		LAB_INITRD=$out/initramfs-guests.cpio.gz "$top/scripts/lab.sh" run-guests guests on
+	res=$out/lab-run-guests.results
+	. <(grep -E '^(rc|accel|seconds|pmu)=' "$out/lab-run-guests.status")
+	grep -q XENPMU-DONE "$res" ||
+		die "dom0 did not finish (QEMU rc=$rc); see out/lab-run-guests.log"
+	echo
+	echo "=== perf xen report in dom0 with guests (${seconds}s, $accel, emulated PMU $pmu) ==="
+	sed -n 's/^# \(xl info\|domain ids\|samples of\|pCPU\)/\1/p' "$res"
+	echo
+	echo "--- perf xen report --sort domain"
+	sed -n 's/^# report: //p' "$res"
+	echo
+	echo "--- perf xen report --sort domain,sym --guestmount (the guests' symbols)"
+	sed -n 's/^# report-sym: //p' "$res"
+	echo
+	grep -E '^(not )?ok ' "$res" | awk '$1 == "ok" { p++ } $1 == "not" { f++; print }
+		END { printf "guest lab: %d passed, %d failed\n", p, f }'
+	exit 0
+fi
 
 "$top/scripts/lab.sh" run run on
 res=$out/lab-run.results

@@ -67,6 +67,16 @@ def pmi_results(pmi=PMI_OK):
     return r + 'XENPMU-DONE\n'
 
 
+GUEST_STATUS = 'rc=%s\nseconds=90\naccel=tcg\nplan=guests\nvpmu=on\npmu=amd\n'
+GUEST_EXPECT = ('XENPMU-EXPECT-XEN 1 Cannot change mode while active VPMUs exist\n'
+                '1..1\nok 1 - perf xen record refuses cleanly\n')
+
+
+def guest_results(body):
+    return (part('environment', 'x\n') + part('kunit', KUNIT_OK) + part('guests', body) +
+            'XENPMU-DONE\n')
+
+
 # name, files (suffix -> text), expected exit code, expected text
 CASES = [
     ('real-PMI run passes', {'status': PMI_STATUS % 0, 'log': LOG, 'results': pmi_results()},
@@ -150,6 +160,21 @@ CASES = [
         'status': STATUS % 0, 'log': LOG, 'results': results(),
         'qemu': 'KVM internal error. Suberror: 1\n'},
      1, ['QEMU: KVM internal error']),
+    ('an expected Xen refusal does not fail', {
+        'status': GUEST_STATUS % 0,
+        'log': LOG + '(XEN) d0v1 VPMU: Cannot change mode while active VPMUs exist\n',
+        'results': guest_results(GUEST_EXPECT)},
+     0, ['guests@t:', '3 passed, 0 failed']),
+    ('a second, unexpected, Xen refusal fails', {
+        'status': GUEST_STATUS % 0,
+        'log': LOG + '(XEN) d0v1 VPMU: Cannot change mode while active VPMUs exist\n' * 2,
+        'results': guest_results(GUEST_EXPECT)},
+     1, ['Xen vPMU error']),
+    ('a Xen refusal nobody expected fails', {
+        'status': GUEST_STATUS % 0,
+        'log': LOG + '(XEN) d0v1 VPMU: Cannot change mode while active VPMUs exist\n',
+        'results': guest_results('1..1\nok 1 - xl list shows Domain-0\n')},
+     1, ['Xen vPMU error']),
     ('software emulation is said', {'status': STATUS % 0, 'log': LOG, 'results': results()},
      0, ['software-emulated CPU']),
 ]

@@ -1,0 +1,318 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guests under the real Xen, profiled from dom0.  Starts Debian's Xen
+# toolstack (xenstored, xenconsoled, xl), then PV guests running the
+# lab's kernel with tests/lab/guest-init.  Xen switches from self to all
+# mode only while no other domain's vCPU holds a vPMU, so the guests that
+# dom0 profiles start in all mode, where they get none:
+#   d1  busy: 2 vCPUs, both on pCPU 1, the user-space loop on vCPU 0 and
+#       getppid calls (kernel space) on vCPU 1
+#   d2  fallback: its perf, without a vPMU, falls back to cpu-clock; then
+#       light work, 1 vCPU on pCPU 0
+#   d3  1 vCPU on pCPU 0, created, paused, unpaused and destroyed (in
+#       the middle of its boot) while dom0 records
+# and checks what perf xen record/report/split make of them.  Then, in
+# self mode:
+#   d4  self: perf record -e cycles inside the guest, on its own vPMU;
+#       while it holds it, Xen refuses all mode and perf xen record says so.
+# Prints TAP; "# " lines carry the figures and the guests' consoles.
+
+. /etc/xenpmu/lib.sh
+
+export PATH=/usr/lib/xen-4.17/bin:$PATH
+export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
+mode_file=/sys/hypervisor/pmu/pmu_mode
+stats=/sys/kernel/debug/xen/pmu/stats
+cons=/var/log/xen/console
+data=/tmp/guests.data
+n=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+# guest_cfg NAME ROLE VCPUS PCPUS: an xl config for a PV guest
+guest_cfg() {
+	cat > "/tmp/$1.cfg" <<-CFG
+	name = "$1"
+	type = "pv"
+	kernel = "/opt/guest/bzImage"
+	ramdisk = "/opt/guest/initramfs.cpio"
+	extra = "console=hvc0 panic=-1 kunit.enable=0 xenpmu_guest=$2"
+	memory = 128
+	vcpus = $3
+	cpus = "$4"
+	vif = []
+	disk = []
+	on_poweroff = "destroy"
+	on_crash = "preserve"
+	CFG
+}
+
+# wait_ready NAME SECONDS: the guest's console says its workload runs
+wait_ready() {
+	i=0
+	while [ $i -lt $(($2 * 2)) ]; do
+		grep -q GUEST-READY "$cons/guest-$1.log" 2> /dev/null && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# start NAME ROLE VCPUS PCPUS: create the guest (xl returns once it runs)
+start() {
+	guest_cfg "$@"
+	eval "t0_$1=$(uptime_s)"
+	xl create "/tmp/$1.cfg" > "/tmp/xl-$1.log" 2>&1 && return 0
+	sed "s/^/# xl: /" "/tmp/xl-$1.log"
+	return 1
+}
+
+# ready NAME: wait until the guest's workload runs, say how long it took
+ready() {
+	wait_ready "$1" 150
+	rc=$?
+	eval "t0=\$t0_$1"
+	echo "# $1: created and ready in $(echo "$t0 $(uptime_s)" | awk '{ print $2 - $1 }') s"
+	return $rc
+}
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+domid() { xl domid "$1" 2> /dev/null; }
+
+# guest_tap NAME: the guest's own TAP lines, as ours
+guest_tap() {
+	grep '^GUEST-TAP ' "$cons/guest-$1.log" | sed 's/^GUEST-TAP //' |
+	while read -r ok rest; do
+		case $ok in
+		ok) echo "0 $rest" ;;
+		*) echo "1 ${rest#ok }" ;;
+		esac
+	done > "/tmp/tap-$1"
+	[ -s "/tmp/tap-$1" ] || echo "1 0 - no results from the guest" > "/tmp/tap-$1"
+	while read -r rc num dash desc; do
+		result "$rc" "$1: $desc"
+	done < "/tmp/tap-$1"
+}
+
+# samples FILE: "domain pcpu vcpu time comm" per sample (perf script
+# prints the domain, pCPU and vCPU first, then the comm and the time)
+samples() {
+	perf script -i "$1" -F comm,time,domid,pcpu,vcpu 2> /dev/null | awk '{
+		d = p = v = t = c = ""
+		for (i = 1; i <= NF; i++) {
+			x = $i
+			if (x ~ /^DOM:/) { d = substr(x, 5); if (d == "") d = $(++i) }
+			else if (x ~ /^PCPU:/) { p = substr(x, 6); if (p == "") p = $(++i) }
+			else if (x ~ /^VCPU:/) { v = substr(x, 6); if (v == "") v = $(++i); c = $(++i) }
+			else if (x ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", x); t = x }
+		}
+		print d, p + 0, v + 0, t, c }'
+}
+
+snapshot_stats() { cp "$stats" "/tmp/stats.$1"; }
+lifecycle() {
+	sleep 1
+	start d3 busy 1 0 || return 1
+	echo "d3=$(domid d3)" > /tmp/d3.id
+	sleep 4
+	xl pause d3 || return 1
+	sleep 1
+	xl unpause d3 || return 1
+	sleep 2
+	xl destroy d3 || return 1
+	# after the guest's end, a mark in the recording: dom0 runs the loop
+	# as "mark"
+	cp /bin/spin /tmp/mark
+	/tmp/mark 30000000
+}
+
+# The recording's workload: a guest's whole life
+if [ "${1:-}" = lifecycle ]; then
+	lifecycle
+	exit
+fi
+
+# --- the toolstack --------------------------------------------------------
+mkdir -p /run/xen /run/xenstored /var/lib/xen /var/lib/xenstored \
+	 /var/log/xen/console /var/lock /dev/pts
+[ -L /var/run ] || { rm -rf /var/run; ln -s /run /var/run; }
+mount -t devpts devpts /dev/pts
+xenstored --pid-file /run/xenstored.pid
+result $? "xenstored started"
+xen-init-dom0 > /tmp/init-dom0.log 2>&1
+result $? "xen-init-dom0 wrote dom0's entries"
+xenconsoled --pid-file=/run/xenconsoled.pid --log=guest --log-dir=$cons
+result $? "xenconsoled started"
+host_cpus=$(xl info 2> /dev/null | awk '$1 == "nr_cpus" { print $3 }')
+echo "# xl info: nr_cpus $host_cpus, $(xl info 2> /dev/null | awk '$1 == "xen_version" { print "xen " $3 }')"
+xl list 2> /dev/null | grep -q '^Domain-0 '
+result $? "xl list shows Domain-0"
+
+# --- guests for all mode -----------------------------------------------------
+# Xen changes the mode from self to all only while no other domain's vCPU
+# holds a vPMU, so the guests profiled from dom0 start in all mode, where
+# they get none.
+echo all > "$mode_file"
+result $? "all mode set before the guests start"
+start d1 busy 2 1 && start d2 fallback 1 0
+result $? "xl create d1 (busy, 2 vCPUs on pCPU 1) and d2 (fallback, 1 vCPU on pCPU 0)"
+ready d1
+result $? "d1 runs its workload"
+ready d2
+result $? "d2 runs its workload"
+guest_tap d2
+d1=$(domid d1) d2=$(domid d2)
+echo "# domain ids: d1=$d1 d2=$d2"
+
+# The guests run the lab's kernel: dom0's symbols are theirs (PV, no KASLR),
+# which the guests' checksum of their /proc/kallsyms proves.
+mkdir -p /tmp/guestmount/"$d1"/proc /tmp/guestmount/"$d2"/proc
+cp /proc/kallsyms /tmp/guestmount/"$d1"/proc/kallsyms
+cp /proc/kallsyms /tmp/guestmount/"$d2"/proc/kallsyms
+ours=$(md5sum < /proc/kallsyms | cut -d' ' -f1)
+grep -q "GUEST-KALLSYMS $ours" "$cons/guest-d1.log"
+result $? "d1's /proc/kallsyms is dom0's"
+
+# --- a recording in all mode, with a guest's whole life in it ---------------
+snapshot_stats a
+t0=$(uptime_s)
+perf xen -o "$data" record -e cycles -F 500 -- \
+	sh /etc/xenpmu/guests.sh lifecycle > /tmp/rec.log 2>&1
+rc=$?
+snapshot_stats b
+echo "# recorded for $(echo "$t0 $(uptime_s)" | awk '{ print $2 - $1 }') s"
+sed 's/^/# record: /' /tmp/rec.log
+[ $rc = 0 ] && [ -s "$data" ]
+result $? "perf xen record -e cycles while d1 and d2 run and d3 lives and dies"
+! grep -qi 'warning\|error' /tmp/rec.log
+result $? "the recording printed no warning"
+[ -r /tmp/d3.id ] && . /tmp/d3.id
+echo "# d3=$d3"
+[ "$(cat $mode_file)" = all ]
+result $? "the mode is still all after the recording"
+
+# the self-mode guest boots while dom0 looks at the recording
+for g in d1 d2; do
+	xl destroy "$g" > /dev/null 2>&1
+done
+echo self > "$mode_file"
+result $? "self mode set once the all-mode guests are gone"
+start d4 self 1 1
+result $? "xl create d4 (self, 1 vCPU on pCPU 1)"
+
+# --- what the recording holds ------------------------------------------------
+samples "$data" > /tmp/s.all
+awk '{ c[$1]++ } END { for (d in c) printf "# samples of %s: %d\n", d, c[d] }' /tmp/s.all | sort
+for d in xen dom0 d$d1 d$d2 d$d3; do
+	awk -v d="$d" '$1 == d { n++ } END { exit n == 0 }' /tmp/s.all
+	result $? "$d has samples"
+done
+perf xen -i "$data" report --stdio -q --sort domain 2> /dev/null > /tmp/r.domain
+sed 's/^/# report: /' /tmp/r.domain
+for d in xen dom0 d$d1 d$d2 d$d3; do
+	grep -Eq "^ +[0-9.]+% +$d *\$" /tmp/r.domain
+	result $? "perf xen report --sort domain has a row for $d"
+done
+# each guest's vCPUs within its own count, every pCPU within the host's,
+# and the pinned guests on their pCPU
+awk -v d="d$d1" '$1 == d && ($3 > 1 || $2 != 1) { bad++ } END { exit bad != 0 }' /tmp/s.all
+result $? "d$d1: vCPU 0 or 1, pCPU 1 (its pinning) in every sample"
+awk -v d="d$d1" '$1 == d { v[$3]++ } END { exit !(v[0] && v[1]) }' /tmp/s.all
+result $? "d$d1: samples of both its vCPUs"
+for d in d$d2 d$d3; do
+	awk -v d="$d" '$1 == d && ($3 != 0 || $2 != 0) { bad++ } END { exit bad != 0 }' /tmp/s.all
+	result $? "$d: vCPU 0, pCPU 0 (its pinning) in every sample"
+done
+awk -v n="$host_cpus" '$2 >= n { bad++ } END { exit bad != 0 || n == 0 }' /tmp/s.all
+result $? "every sample's pCPU is one of the host's $host_cpus"
+# the busy guest dominates its pCPU, the light one does not
+awk -v d="d$d1" '$2 == 1 { all++; if ($1 == d) g++ }
+	END { printf "# pCPU 1: %d samples, %d of d%s\n", all, g, substr(d, 2); exit !(g * 2 > all) }' /tmp/s.all
+result $? "d$d1 (busy) has most of pCPU 1's samples"
+awk -v d="d$d2" '$2 == 0 { all++; if ($1 == d) g++ }
+	END { printf "# pCPU 0: %d samples, %d of %s\n", all, g, d; exit !(g * 10 < all) }' /tmp/s.all
+result $? "d$d2 (light) has under a tenth of pCPU 0's samples"
+# the destroyed guest: samples up to its end, none after dom0's mark
+awk -v d="d$d3" '$1 == d { n++; if ($4 > last) last = $4 }
+	$5 == "mark" && mark == "" { mark = $4 }
+	END { printf "# d3: %d samples, the last at %s, the mark from %s\n", n, last, mark
+	      exit n == 0 || mark == "" || last > mark }' /tmp/s.all
+result $? "d$d3: samples up to its destruction and none after"
+
+# guest kernel and guest user samples told apart; the guests' kernel
+# functions named from a --guestmount copy of their kallsyms
+perf xen -i "$data" report --stdio -q --sort domain,sym 2> /dev/null > /tmp/r.sym
+perf xen -i "$data" report --stdio -q --sort domain,sym --guestmount /tmp/guestmount \
+	2> /tmp/r.gsym.err > /tmp/r.gsym
+head -40 /tmp/r.gsym | sed 's/^/# report-sym: /'
+grep -Eq " d$d1 +\[u\] " /tmp/r.sym
+result $? "d$d1: guest user samples ([u])"
+grep -Eq " d$d1 +\[g\] " /tmp/r.sym
+result $? "d$d1: guest kernel samples ([g])"
+! grep -Eq " d$d1 +\[g\] +[a-z_]*getppid" /tmp/r.sym
+result $? "d$d1: without the guests' symbols, no kernel names"
+grep -Eq " d$d1 +\[g\] +[a-z_0-9]*getppid" /tmp/r.gsym
+result $? "d$d1: --guestmount names the guest's getppid"
+grep -Eq " dom0 +\[k\] +[a-z_]" /tmp/r.gsym
+result $? "dom0's kernel named as before"
+
+# perf xen split: one file per guest, each only its guest's samples, each
+# readable by stock perf report
+rm -rf /tmp/split
+mkdir -p /tmp/split
+perf xen -i "$data" split --prefix /tmp/split/perf.data > /tmp/split.log 2>&1
+result $? "perf xen split"
+sed 's/^/# split: /' /tmp/split.log
+for d in d$d1 d$d2 d$d3; do
+	f=/tmp/split/perf.data.$d
+	want=$(awk -v d="$d" '$1 == d { n++ } END { print n + 0 }' /tmp/s.all)
+	samples "$f" > /tmp/s.split
+	got=$(wc -l < /tmp/s.split)
+	other=$(awk -v d="$d" '$1 != d { n++ } END { print n + 0 }' /tmp/s.split)
+	echo "# $f: $got samples ($want in the recording), $other of other domains"
+	[ -s "$f" ] && [ "$got" = "$want" ] && [ "$other" = 0 ]
+	result $? "split: perf.data.$d holds exactly $d's samples"
+	perf report -i "$f" --stdio -q --sort pid 2> /dev/null | grep -q '%'
+	result $? "split: stock perf report reads perf.data.$d"
+done
+
+# the driver saw no damage during all this
+bad=0
+for c in $(awk 'NR > 1 { print $1 }' "$stats"); do
+	for col in flush_errors bad_samples; do
+		v=$(awk -v cpu="$c" -v name="$col" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+			$1 == cpu { print $k[name] }' /tmp/stats.b)
+		[ "${v:-0}" = 0 ] || bad=1
+	done
+done
+result $bad "no flush errors and no bad samples in the driver's statistics"
+
+# --- a guest on its own vPMU: self mode -----------------------------------
+ready d4
+result $? "d4 ran perf on its own vPMU"
+guest_tap d4
+# While it holds a vPMU, Xen refuses all mode; perf xen record says so.
+echo "XENPMU-EXPECT-XEN 1 Cannot change mode while active VPMUs exist"
+perf xen -o /tmp/refused.data record -e cycles -- true > /tmp/refused.log 2>&1
+rc=$?
+sed 's/^/# refused: /' /tmp/refused.log
+[ $rc != 0 ] && grep -q 'vPMU' /tmp/refused.log && [ "$(cat $mode_file)" = self ]
+result $? "perf xen record refuses cleanly while a guest holds a vPMU in self mode"
+xl destroy d4
+
+# --- teardown ----------------------------------------------------------------
+xl list 2> /dev/null | sed 's/^/# xl list: /'
+[ "$(xl list 2> /dev/null | grep -vc '^Name\|^Domain-0')" = 0 ]
+result $? "every guest destroyed"
+kill "$(cat /run/xenconsoled.pid)" "$(cat /run/xenstored.pid)" 2> /dev/null
+sleep 1
+! ps | grep -v grep | grep -Eq 'xenstored|xenconsoled'
+result $? "no toolstack daemon left running"
+for g in d1 d2 d3 d4; do
+	sed "s/^/# $g console: /" "$cons/guest-$g.log" 2> /dev/null | tail -60
+done
+echo "1..$n"
