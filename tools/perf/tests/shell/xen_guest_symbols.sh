@@ -18,10 +18,10 @@ xen_scratch_init xen-guest-symbols
 
 # PERF_RECORD_MISC_KERNEL, _GUEST_KERNEL and _GUEST_USER
 {
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		xen_sample 4 1 ffffffff81000180
 	done
-	for i in 1 2; do
+	for _ in 1 2; do
 		xen_sample 4 2 ffffffff81000180
 	done
 	xen_sample 4 2 ffffffff81000204
@@ -102,11 +102,13 @@ refused --guestmount="$dir/missing" "cannot read the directory $dir/missing"
 # A guestmount without the domain's kallsyms: a warning, and addresses.
 mkdir "$dir/empty"
 perf xen -i "$data" report --stdio --sort domain,sym --guestmount "$dir/empty" \
-	2> "$dir/report.err" | grep '%' > "$dir/empty.out" || fail "--guestmount of an empty directory"
+	2> "$dir/report.err" | grep '%' > "$dir/empty.out" ||
+	fail "--guestmount of an empty directory"
 grep '%' "$dir/plain.out" > "$dir/plain.rows"
 grep -q "Cannot read d1's kernel symbols from $dir/empty/1/proc/kallsyms" "$dir/report.err" ||
 	fail "no warning for $dir/empty/1/proc/kallsyms: $(head -1 "$dir/report.err")"
-cmp -s "$dir/plain.rows" "$dir/empty.out" || fail "--guestmount of an empty directory named something"
+cmp -s "$dir/plain.rows" "$dir/empty.out" ||
+	fail "--guestmount of an empty directory named something"
 
 # Hostile files: random bytes, and lines that are nearly kallsyms.
 head -c 65536 /dev/urandom > "$dir/random"
