@@ -19,6 +19,7 @@
 
 #include "builtin.h"
 #include "util/debug.h"
+#include "util/xen/guest.h"
 #include "util/xen/machine.h"
 #include "util/xen/split.h"
 
@@ -276,6 +277,15 @@ int cmd_xen(int argc, const char **argv)
 			   "Xen's symbols from a xen-syms ELF"),
 		OPT_STRING(0, "xen-kallsyms", &xen_symbol_conf.kallsyms, "file",
 			   "Xen's symbols from a copy of /proc/xen/xensyms"),
+		OPT_CALLBACK(0, "guest-kallsyms", NULL, "domid=file",
+			     "a guest's kernel symbols from a copy of its /proc/kallsyms",
+			     xen_guest__parse_kallsyms),
+		OPT_CALLBACK(0, "guest-vmlinux", NULL, "domid=file",
+			     "a guest's kernel symbols from its vmlinux",
+			     xen_guest__parse_vmlinux),
+		OPT_CALLBACK(0, "guestmount", NULL, "directory",
+			     "guests' kernel symbols from DIR/<domid>/proc/kallsyms",
+			     xen_guest__parse_guestmount),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_END()
 	};

@@ -21,6 +21,7 @@
 #include "../sample.h"
 #include "../symbol.h"
 #include "../thread.h"
+#include "guest.h"
 #include "machine.h"
 #include "virt-id.h"
 
@@ -109,8 +110,13 @@ struct machine *xen_machines__findnew_domain(struct machines *machines, u16 domi
 	if (!machine)
 		return NULL;
 	machine->env = machines->host.env;
-	if (domid == XEN_VIRT_ID_DOMID_XEN && xen_machine__create_kernel_map(machine))
-		pr_warning("Cannot create Xen's kernel map, its samples keep their addresses\n");
+	if (domid == XEN_VIRT_ID_DOMID_XEN) {
+		if (xen_machine__create_kernel_map(machine))
+			pr_warning("Cannot create Xen's kernel map, its samples keep their addresses\n");
+	} else {
+		/* a guest's kernel samples keep their addresses if it fails */
+		xen_guest__create_kernel_maps(machine, domid);
+	}
 	return machine;
 }
 
