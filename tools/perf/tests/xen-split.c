@@ -5,7 +5,9 @@
  * records in every file (also in files opened after them), the input's
  * header features copied unchanged, Xen's symbols copied for Xen's file,
  * and a clear refusal, leaving nothing behind, of a file recorded without
- * the domain field.
+ * the domain field and of damaged files: an event, the data or a header
+ * section past the end of the file.  Header features unknown to perf are
+ * dropped.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <internal/lib.h>
+#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
@@ -381,9 +385,273 @@ static int test__xen_split_refuse(struct test_suite *test __maybe_unused,
 	return ok ? TEST_OK : TEST_FAIL;
 }
 
+/*
+ * A file perf's reader maps past its end: at least @data bytes of samples,
+ * ending at a page boundary, the last sample @cut bytes short in the file
+ * and claiming @last_size bytes (0: its own size), and a header that claims
+ * @extra bytes of data more than there are.  No header features follow.
+ */
+static int write_cut_input(const char *path, size_t data, u16 last_size, size_t cut, u64 extra)
+{
+	struct perf_data pd = { .path = path, .mode = PERF_DATA_MODE_WRITE };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.sample_period = 1,
+		.sample_type = SAMPLE_TYPE | PERF_SAMPLE_VIRT_ID,
+	};
+	struct perf_sample sample = { .pid = 42, .tid = 42, .period = 1 };
+	union perf_event *ev = NULL;
+	struct perf_session *session;
+	struct evlist *evlist;
+	struct evsel *evsel;
+	size_t sz, off, start, end, len, last_len;
+	int fd, err = -1;
+
+	session = perf_session__new(&pd, NULL);
+	if (IS_ERR(session))
+		return -1;
+	evlist = evlist__new();
+	evsel = evsel__new(&attr);
+	if (!evlist || !evsel) {
+		evsel__delete(evsel);
+		goto out;
+	}
+	evlist__add(evlist, evsel);
+	session->evlist = evlist;
+
+	sz = perf_event__sample_event_size(&sample, attr.sample_type, 0);
+	last_len = sz - cut;
+	start = perf_session__data_offset(evlist);
+	end = roundup(start + data, page_size);
+	ev = zalloc(2 * sz);
+	fd = perf_data__fd(&pd);
+	if (!ev || lseek(fd, start, SEEK_SET) < 0)
+		goto out;
+	ev->header.type = PERF_RECORD_SAMPLE;
+	ev->header.misc = PERF_RECORD_MISC_KERNEL;
+	for (off = start; ; off += len) {
+		size_t left = end - last_len - off;
+
+		sample.ip = 0xffffffff81000000ULL + off;
+		sample.time = off;
+		sample.virt_id = pack_virt_id(0);
+		if (perf_event__synthesize_sample(ev, attr.sample_type, 0, &sample))
+			goto out;
+		/* The one before the last pads up to where the last one starts. */
+		len = left ? (left < 2 * sz ? left : sz) : last_len;
+		ev->header.size = left || !last_size ? len : last_size;
+		if (writen(fd, ev, len) != (ssize_t)len)
+			goto out;
+		if (!left)
+			break;
+	}
+	session->header.data_size = end - start + extra;
+	err = perf_session__write_header(session, evlist, fd, true);
+	if (!err && ftruncate(fd, end))
+		err = -1;
+out:
+	free(ev);
+	evlist__delete(evlist);
+	perf_session__delete(session);
+	return err;
+}
+
+/* Outputs of a split in @dir, which holds only its input, perf.data, before. */
+static int nr_outputs(const char *dir)
+{
+	struct dirent *ent;
+	DIR *d = opendir(dir);
+	int nr = 0;
+
+	while (d && (ent = readdir(d)))
+		if (ent->d_name[0] != '.' && strcmp(ent->d_name, "perf.data"))
+			nr++;
+	if (d)
+		closedir(d);
+	return nr;
+}
+
+/* Split must fail on INPUT, leaving no output. */
+static bool refused(const char *dir, const char *input, const char *what)
+{
+	struct xen_split_stats stats;
+	bool ok = check(xen_split(input, input, &stats) != 0, what);
+
+	return check(!nr_outputs(dir), "output left behind") && ok;
+}
+
+static int test__xen_split_cut_event(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	char dir[] = "/tmp/perf-xen-split-XXXXXX", input[PATH_MAX];
+	bool ok;
+
+	if (!mkdtemp(dir))
+		return TEST_FAIL;
+	snprintf(input, sizeof(input), "%s/perf.data", dir);
+	/* A whole sample at the end of the file that claims two pages. */
+	ok = check(!write_cut_input(input, 16 * page_size, 2 * page_size, 0, 0),
+		   "cannot write the input") &&
+	     refused(dir, input, "event past the end of the file split");
+	cleanup(dir);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
+static int test__xen_split_cut_data(struct test_suite *test __maybe_unused,
+				    int subtest __maybe_unused)
+{
+	char dir[] = "/tmp/perf-xen-split-XXXXXX", input[PATH_MAX];
+	bool ok;
+
+	if (!mkdtemp(dir))
+		return TEST_FAIL;
+	snprintf(input, sizeof(input), "%s/perf.data", dir);
+	ok = check(!write_cut_input(input, 16 * page_size, 0, 0, 1 << 20),
+		   "cannot write the input") &&
+	     refused(dir, input, "data section past the end of the file split");
+	cleanup(dir);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
+static int read_file_header(const char *path, struct perf_file_header *h)
+{
+	int fd = open(path, O_RDONLY), err;
+
+	if (fd < 0)
+		return -1;
+	err = pread(fd, h, sizeof(*h), 0) == (ssize_t)sizeof(*h) ? 0 : -1;
+	close(fd);
+	return err;
+}
+
+static int write_at(const char *path, const void *buf, size_t len, off_t offset)
+{
+	int fd = open(path, O_WRONLY), err;
+
+	if (fd < 0)
+		return -1;
+	err = pwrite(fd, buf, len, offset) == (ssize_t)len ? 0 : -1;
+	close(fd);
+	return err;
+}
+
+/* Feature bits of a newer perf, or of a damaged file: not copied, not fatal. */
+static int test__xen_split_unknown_features(struct test_suite *test __maybe_unused,
+					    int subtest __maybe_unused)
+{
+	static const int bits[] = { HEADER_LAST_FEATURE, 64, 128, HEADER_FEAT_BITS - 1 };
+	char dir[] = "/tmp/perf-xen-split-XXXXXX", input[PATH_MAX], path[PATH_MAX];
+	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_READ };
+	struct perf_file_header h;
+	struct xen_split_stats stats;
+	struct perf_session *session;
+	bool ok;
+	size_t i;
+
+	if (!mkdtemp(dir))
+		return TEST_FAIL;
+	snprintf(input, sizeof(input), "%s/perf.data", dir);
+	ok = check(snprintf(path, sizeof(path), "%s.dom0", input) < (int)sizeof(path) &&
+		   !write_input(input, true) && !read_file_header(input, &h),
+		   "cannot write the input");
+	for (i = 0; ok && i < ARRAY_SIZE(bits); i++)
+		__set_bit(bits[i], h.adds_features);
+	ok = ok && check(!write_at(input, &h, sizeof(h), 0), "cannot write the input");
+	ok = ok && check(!xen_split(input, input, &stats), "split failed");
+	for (i = 0; ok && i < ARRAY_SIZE(expected); i++)
+		ok &= check_output(input, expected[i].name, expected[i].samples);
+	session = ok ? perf_session__new(&data, NULL) : ERR_PTR(-EINVAL);
+	ok = ok && check(!IS_ERR(session), "cannot open the output");
+	ok = ok && check(find_next_bit(session->header.adds_features, HEADER_FEAT_BITS,
+				       HEADER_LAST_FEATURE) == HEADER_FEAT_BITS,
+			 "unknown feature copied");
+	if (!IS_ERR(session))
+		perf_session__delete(session);
+	cleanup(dir);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
+/* What each damaged copy of a good input does to its header. */
+enum damage {
+	CUT_HEADER,
+	ATTRS_PAST_END,
+	FEATURE_TABLE_CUT,
+	FEATURE_PAST_END,
+	NR_DAMAGES,
+};
+
+static const char * const damage_names[] = {
+	"file header cut short",
+	"attributes past the end of the file",
+	"feature table cut short",
+	"feature section past the end of the file",
+};
+
+static int damage_input(const char *path, enum damage damage)
+{
+	struct perf_file_header h;
+	struct perf_file_section sec;
+	u64 feat_offset;
+	struct stat st;
+
+	if (read_file_header(path, &h) || stat(path, &st))
+		return -1;
+	feat_offset = h.data.offset + h.data.size;
+	switch (damage) {
+	case CUT_HEADER:
+		return truncate(path, sizeof(h) / 2);
+	case ATTRS_PAST_END:
+		h.attrs.offset = st.st_size + page_size;
+		return write_at(path, &h, sizeof(h), 0);
+	case FEATURE_TABLE_CUT:
+		return truncate(path, feat_offset + sizeof(sec) / 2);
+	case FEATURE_PAST_END:
+		sec.offset = st.st_size - 8;
+		sec.size = page_size;
+		return write_at(path, &sec, sizeof(sec), feat_offset);
+	case NR_DAMAGES:
+	default:
+		return -1;
+	}
+}
+
+static int test__xen_split_damaged_header(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	char dir[] = "/tmp/perf-xen-split-XXXXXX", input[PATH_MAX];
+	bool ok = true;
+	int damage;
+
+	if (!mkdtemp(dir))
+		return TEST_FAIL;
+	snprintf(input, sizeof(input), "%s/perf.data", dir);
+	for (damage = 0; damage < NR_DAMAGES; damage++) {
+		/* Not renamed to perf.data.old, which would count as an output. */
+		unlink(input);
+		if (!check(!write_input(input, true) && !damage_input(input, damage),
+			   "cannot write the input")) {
+			ok = false;
+			continue;
+		}
+		if (!refused(dir, input, "damaged file split")) {
+			pr_debug("xen split: %s\n", damage_names[damage]);
+			ok = false;
+		}
+	}
+	cleanup(dir);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
 static struct test_case xen_split_tests[] = {
 	TEST_CASE("Xen split: one perf.data file per domain", xen_split_domains),
 	TEST_CASE("Xen split: refuses a file without the domain field", xen_split_refuse),
+	TEST_CASE("Xen split: refuses an event past the end of the file", xen_split_cut_event),
+	TEST_CASE("Xen split: refuses a data section past the end of the file", xen_split_cut_data),
+	TEST_CASE("Xen split: refuses header sections past the end of the file",
+		  xen_split_damaged_header),
+	TEST_CASE("Xen split: drops header features unknown to perf", xen_split_unknown_features),
 	{ .name = NULL, }
 };
 

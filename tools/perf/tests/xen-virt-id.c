@@ -1,22 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PERF_SAMPLE_VIRT_ID in perf: parsing in the other byte order, domain
- * names, the domain/pcpu/vcpu sort keys and perf script's fields.
+ * names, the domain/pcpu/vcpu sort keys and perf script's fields, and a
+ * file whose last sample or data section runs past its end.
  */
 #include <byteswap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <internal/lib.h>
+#include <linux/err.h>
 #include <linux/perf_event.h>
+#include <linux/zalloc.h>
 
+#include "data.h"
 #include "debug.h"
 #include "event.h"
+#include "evlist.h"
 #include "evsel.h"
+#include "header.h"
 #include "hist.h"
 #include "sample.h"
+#include "session.h"
 #include "sort.h"
 #include "synthetic-events.h"
 #include "tests.h"
+#include "tool.h"
 #include "util/xen/virt-id.h"
 
 #define VIRT_ID(pcpu, domid, vcpu) \
@@ -148,11 +158,130 @@ static int test__xen_virt_id_script(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+#define CUT_SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_VIRT_ID)
+
+/*
+ * A file perf's reader maps past its end: samples up to a page boundary,
+ * the last one's VIRT_ID the first word after the end of the file though
+ * the sample claims @last_size bytes, or, with @extra, whole samples and a
+ * header that claims @extra bytes of data more than there are.
+ */
+static int write_cut_file(const char *path, u16 last_size, u64 extra)
+{
+	struct perf_data pd = { .path = path, .mode = PERF_DATA_MODE_WRITE };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.sample_period = 1,
+		.sample_type = CUT_SAMPLE_TYPE,
+	};
+	struct perf_sample sample = { .pid = 1, .tid = 1, .period = 1, .virt_id = 0 };
+	size_t sz, start, end, off, len, last_len;
+	struct perf_session *session;
+	union perf_event *ev = NULL;
+	struct evlist *evlist;
+	struct evsel *evsel;
+	int fd, err = -1;
+
+	session = perf_session__new(&pd, NULL);
+	if (IS_ERR(session))
+		return -1;
+	evlist = evlist__new();
+	evsel = evsel__new(&attr);
+	if (!evlist || !evsel) {
+		evsel__delete(evsel);
+		goto out;
+	}
+	evlist__add(evlist, evsel);
+	session->evlist = evlist;
+
+	sz = perf_event__sample_event_size(&sample, attr.sample_type, 0);
+	last_len = extra ? sz : sz - sizeof(u64);
+	start = perf_session__data_offset(evlist);
+	end = roundup(start + 16 * page_size, page_size);
+	ev = zalloc(2 * sz);
+	fd = perf_data__fd(&pd);
+	if (!ev || lseek(fd, start, SEEK_SET) < 0)
+		goto out;
+	ev->header.type = PERF_RECORD_SAMPLE;
+	for (off = start; ; off += len) {
+		size_t left = end - last_len - off;
+
+		sample.ip = off;
+		sample.time = off;
+		if (perf_event__synthesize_sample(ev, attr.sample_type, 0, &sample))
+			goto out;
+		/* The one before the last pads up to where the last one starts. */
+		len = left ? (left < 2 * sz ? left : sz) : last_len;
+		ev->header.size = left || extra ? len : last_size;
+		if (writen(fd, ev, len) != (ssize_t)len)
+			goto out;
+		if (!left)
+			break;
+	}
+	session->header.data_size = end - start + extra;
+	err = perf_session__write_header(session, evlist, fd, true);
+	if (!err && ftruncate(fd, end))
+		err = -1;
+out:
+	free(ev);
+	evlist__delete(evlist);
+	perf_session__delete(session);
+	return err;
+}
+
+static int ignore_sample(const struct perf_tool *tool __maybe_unused,
+			 union perf_event *event __maybe_unused,
+			 struct perf_sample *sample __maybe_unused,
+			 struct evsel *evsel __maybe_unused,
+			 struct machine *machine __maybe_unused)
+{
+	return 0;
+}
+
+/* Reading FILE as perf report does must fail, not fault. */
+static bool read_fails(const char *path)
+{
+	struct perf_data data = { .path = path, .mode = PERF_DATA_MODE_READ };
+	struct perf_session *session;
+	struct perf_tool tool;
+	int err;
+
+	perf_tool__init(&tool, /*ordered_events=*/true);
+	tool.sample = ignore_sample;
+	session = perf_session__new(&data, &tool);
+	if (IS_ERR(session))
+		return true;
+	err = perf_session__process_events(session);
+	perf_session__delete(session);
+	return err != 0;
+}
+
+static int test__xen_virt_id_cut(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	char path[] = "/tmp/perf-xen-virt-id-XXXXXX";
+	int fd = mkstemp(path);
+	bool cut_sample, cut_data;
+
+	TEST_ASSERT_VAL("temporary file", fd >= 0);
+	close(fd);
+	cut_sample = !write_cut_file(path, 2 * page_size, 0) && read_fails(path);
+	cut_data = !write_cut_file(path, 0, 1 << 20) && read_fails(path);
+	unlink(path);
+	TEST_ASSERT_VAL("sample past the end of the file read", cut_sample);
+	TEST_ASSERT_VAL("data section past the end of the file read", cut_data);
+	return TEST_OK;
+}
+
 static struct test_case xen_virt_id_tests[] = {
 	TEST_CASE("Xen VIRT_ID: domain names", xen_virt_id_names),
 	TEST_CASE("Xen VIRT_ID: parse from the other byte order", xen_virt_id_swap),
 	TEST_CASE("Xen VIRT_ID: domain, pcpu and vcpu sort keys", xen_virt_id_sort),
 	TEST_CASE("Xen VIRT_ID: perf script fields", xen_virt_id_script),
+	TEST_CASE("Xen VIRT_ID: a sample past the end of the file is refused", xen_virt_id_cut),
 	{ .name = NULL, }
 };
 

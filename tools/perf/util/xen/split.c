@@ -7,7 +7,10 @@
  * mmap, lost, ...) is written to every file, so each one is a complete
  * recording of its own; a file opened late first gets the side-band
  * records written before it.  The input's attributes, ids and header
- * features are copied unchanged.
+ * features are copied unchanged.  perf's reader maps the input, where a
+ * read past the end of the file faults: the sections its header names are
+ * checked against the file's size before perf reads them, and the reader
+ * refuses an event that runs past the end of the data.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <internal/lib.h>
+#include <linux/bitmap.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
@@ -41,6 +46,9 @@
 
 #define OUT_BUF_SIZE	(64 * 1024)
 
+/* "PERFILE2" in the byte order of this host. */
+#define SPLIT_PERF_MAGIC	0x32454c4946524550ULL
+
 struct split_out {
 	int fd;
 	char *path;
@@ -59,6 +67,7 @@ struct split {
 	char *sideband;
 	size_t sideband_len, sideband_alloc;
 	struct perf_file_section secs[HEADER_LAST_FEATURE];
+	u64 file_size;
 	struct xen_split_stats *stats;
 };
 
@@ -314,14 +323,31 @@ int xen_copy_file(const char *src, const char *dst)
 	return err;
 }
 
+/* Does SEC end within a file of FILE_SIZE bytes?  Says where it does not. */
+static bool section__fits(const struct perf_file_section *sec, u64 file_size,
+			  const char *path, const char *what)
+{
+	if (sec->offset <= file_size && sec->size <= file_size - sec->offset)
+		return true;
+	pr_err("perf xen split: %s: the %s at offset %#llx claims %llu bytes, past the end of the file (%#llx)\n",
+	       path, what, (unsigned long long)sec->offset, (unsigned long long)sec->size,
+	       (unsigned long long)file_size);
+	return false;
+}
+
 static int split__save_section(struct perf_file_section *section,
 			       struct perf_header *ph __maybe_unused, int feat,
 			       int fd __maybe_unused, void *data)
 {
 	struct split *split = data;
+	char what[32];
 
-	if (feat < HEADER_LAST_FEATURE)
-		split->secs[feat] = *section;
+	if (feat >= HEADER_LAST_FEATURE)
+		return 0;
+	snprintf(what, sizeof(what), "header feature %d", feat);
+	if (!section__fits(section, split->file_size, split->session->data->path, what))
+		return -EFAULT;
+	split->secs[feat] = *section;
 	return 0;
 }
 
@@ -393,6 +419,65 @@ static void split__copy_xensyms(const char *input, const char *prefix,
 		stats->xensyms = true;
 }
 
+/*
+ * perf's reader trusts the sections the file header names, so check them
+ * first: a regular file in this host's byte order whose header, attributes,
+ * data and feature table all end within it.  Anything else is left to
+ * perf_session__new() and split__check_input().
+ */
+static int split__check_file(const char *path)
+{
+	struct perf_file_header h;
+	struct perf_file_section table;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, &h, sizeof(h), 0);
+	close(fd);
+	if (n < (ssize_t)offsetof(struct perf_file_header, attr_size))
+		goto too_short;
+	/* Other byte orders and pipe headers are perf's to judge. */
+	if (h.magic != SPLIT_PERF_MAGIC ||
+	    (h.size != sizeof(h) && h.size != offsetof(struct perf_file_header, adds_features)))
+		return 0;
+	if (n < (ssize_t)h.size)
+		goto too_short;
+	if (!section__fits(&h.attrs, st.st_size, path, "attribute section") ||
+	    !section__fits(&h.data, st.st_size, path, "data section"))
+		return -EFAULT;
+	if (h.size == sizeof(h)) {
+		table.offset = h.data.offset + h.data.size;
+		table.size = bitmap_weight(h.adds_features, HEADER_FEAT_BITS) *
+			     sizeof(struct perf_file_section);
+		if (!section__fits(&table, st.st_size, path, "feature table"))
+			return -EFAULT;
+	}
+	return 0;
+too_short:
+	pr_err("perf xen split: %s: %llu bytes, too short for a perf.data file header\n",
+	       path, (unsigned long long)st.st_size);
+	return -EINVAL;
+}
+
+/* Feature bits this perf has no writer for, from a newer perf or damage. */
+static void split__drop_unknown_features(struct perf_session *session)
+{
+	unsigned long *feats = session->header.adds_features;
+	int feat = HEADER_LAST_FEATURE;
+
+	for_each_set_bit_from(feat, feats, HEADER_FEAT_BITS) {
+		pr_warning("perf xen split: %s: header feature %d unknown to this perf, not copied\n",
+			   session->data->path, feat);
+		__clear_bit(feat, feats);
+	}
+}
+
 static int split__check_input(struct perf_session *session)
 {
 	struct perf_header *header = &session->header;
@@ -447,11 +532,15 @@ int xen_split(const char *input, const char *prefix, struct xen_split_stats *sta
 	int err;
 
 	memset(stats, 0, sizeof(*stats));
+	err = split__check_file(input);
+	if (err)
+		return err;
 	split__init_tool(&split.tool);
 	session = perf_session__new(&data, &split.tool);
 	if (IS_ERR(session))
 		return PTR_ERR(session);
 	split.session = session;
+	split.file_size = data.file.size;
 
 	err = split__check_input(session);
 	if (err)
@@ -464,6 +553,8 @@ int xen_split(const char *input, const char *prefix, struct xen_split_stats *sta
 					    &split, split__save_section);
 	if (err)
 		goto out_free;
+	/* Only now: the feature table has an entry for each bit set. */
+	split__drop_unknown_features(session);
 
 	err = perf_session__process_events(session);
 	stats->dropped = session->evlist->stats.nr_unknown_id +
