@@ -5,7 +5,8 @@
 # apt with a private apt state (the machine's own /etc/apt and lists are
 # never touched), unpacked with Debian's patches, our series of qemu/
 # applied on top, built x86_64-softmmu (TCG only) with ccache.
-# Artifact: out/qemu-system-x86_64 (firmware from Debian's qemu-system-x86
+# Artifact: out/qemu-system-x86_64, also kept in /var/cache/xenpmu/qemu
+# (XENPMU_QEMU_CACHE) by what it is built from (firmware from Debian's qemu-system-x86
 # and seabios packages: /usr/share/qemu and /usr/share/seabios are baked in
 # as its data directories).
 set -euo pipefail
@@ -141,7 +142,33 @@ build() {
 	step "qemu: built out/qemu-system-x86_64 in $((t1 - t0)) s"
 }
 
+# A built binary is kept outside the clone, by everything it is built
+# from (source version and our series, configure arguments, compiler and
+# the -dev packages it links), so a fresh clone of an unchanged qemu/
+# builds nothing, as ccache would make it, without the unpack.
+binary_key() {
+	{
+		series_hash
+		echo "${configure_args[*]}"
+		gcc --version | head -1
+		dpkg-query -W -f='${Package} ${Version}\n' libglib2.0-dev libpixman-1-dev \
+			libfdt-dev zlib1g-dev 2>/dev/null
+	} | sha256sum | cut -d' ' -f1
+}
+
 "$top/scripts/deps.sh"
 fetch
+keep=${XENPMU_QEMU_CACHE:-/var/cache/xenpmu/qemu}/$(binary_key)
+if [ -x "$keep/qemu-system-x86_64" ]; then
+	if ! cmp -s "$keep/qemu-system-x86_64" "$out/qemu-system-x86_64"; then
+		cp "$keep/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp"
+		mv "$out/qemu-system-x86_64.tmp" "$out/qemu-system-x86_64"
+	fi
+	step "qemu: out/qemu-system-x86_64 from the build kept in $keep"
+	exit 0
+fi
 prepare
 build
+mkdir -p "$keep"
+cp "$out/qemu-system-x86_64" "$keep/qemu-system-x86_64.tmp"
+mv "$keep/qemu-system-x86_64.tmp" "$keep/qemu-system-x86_64"
