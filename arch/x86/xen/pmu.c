@@ -1199,6 +1199,14 @@ static bool xen_pmu_model_boot(void)
 
 	if (id.vendor == X86_VENDOR_INTEL && boot_cpu_data.cpuid_level >= 0xa)
 		cpuid(0xa, &id.leaf_a_eax, &ebx, &ecx, &id.leaf_a_edx);
+	/*
+	 * Xen empties leaf 0xA when the vPMU is off, and in all mode for
+	 * every domain but dom0: say so rather than blame the model.
+	 */
+	if (id.vendor == X86_VENDOR_INTEL && !(id.leaf_a_eax & 0xff)) {
+		pr_info("the hypervisor gives this domain no vPMU (CPUID leaf 0xA is empty: vpmu off, or all mode in a domain other than dom0); software events only\n");
+		return false;
+	}
 	if (xen_pmu_model_init(&xen_pmu_model, &id)) {
 		pr_info("no vPMU model for %s family %#x; software events only\n",
 			boot_cpu_data.x86_vendor_id, id.family);
