@@ -73,7 +73,7 @@ if run tree 900 scripts/assemble.sh; then
 			# from dom0 in all mode, and KUnit against the real Xen
 			# with counters (tests/lab/guests.sh)
 			run guest-images 300 scripts/mkguests.sh &&
-				run lab-guests-amd 900 env LAB_PMU=amd LAB_DOM0=kunit.enable=0 \
+				run lab-guests-amd 900 env LAB_PMU=amd \
 					LAB_INITRD=out/initramfs-guests.cpio.gz \
 					scripts/lab.sh guests-amd guests on
 		fi

@@ -7,10 +7,15 @@
  *   spin -p <n>           n round trips of a byte between this process and
  *                         a child over two pipes, xenpmu_pingpong(): two
  *                         context switches each when both share a CPU
+ *   spin -c <cpu> ...     any of the above, bound to one CPU first (where
+ *                         starting another program, such as taskset, is a
+ *                         risk of its own: README.md, the guest lab)
  *
  * Built static (gcc -O2 -static) so it runs in any initramfs.  Both
  * functions are noinline so that samples can be attributed to them.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +94,18 @@ int main(int argc, char **argv)
 {
 	unsigned long r;
 
+	if (argc >= 3 && !strcmp(argv[1], "-c")) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(number(argv[2]), &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("spin: sched_setaffinity");
+			return 1;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc == 3 && !strcmp(argv[1], "-k"))
 		r = xenpmu_syscalls(number(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "-p"))
@@ -96,7 +113,7 @@ int main(int argc, char **argv)
 	else if (argc == 2)
 		r = xenpmu_spin(number(argv[1]));
 	else {
-		fprintf(stderr, "usage: spin <iterations> | spin -k <syscalls> | spin -p <round trips>\n");
+		fprintf(stderr, "usage: spin [-c <cpu>] <iterations> | -k <syscalls> | -p <round trips>\n");
 		return 2;
 	}
 	/* keep the result live; print nothing */
