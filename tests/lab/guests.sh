@@ -139,7 +139,7 @@ lifecycle() {
 	# after the guest's end, a mark in the recording: dom0 runs the loop
 	# as "mark"
 	cp /bin/spin /tmp/mark
-	/tmp/mark 30000000
+	/tmp/mark 300000000
 }
 
 # The recording's workload: a guest's whole life
@@ -200,10 +200,7 @@ echo "# recorded for $(echo "$t0 $(uptime_s)" | awk '{ print $2 - $1 }') s"
 sed 's/^/# record: /' /tmp/rec.log
 [ $rc = 0 ] && [ -s "$data" ]
 result $? "perf xen record -e cycles while d1 and d2 run and d3 lives and dies"
-# perf's probe of the CLOEXEC flag opens an event on sched_getcpu()'s CPU,
-# which a stale FS base (README.md) turns into garbage: counted, not ours
-grep -c 'perf_event_open(..., 0) failed unexpectedly' /tmp/rec.log | sed 's/^/# lab: perf probes on a garbage CPU number: /'
-! grep -v 'perf_event_open(..., 0) failed unexpectedly' /tmp/rec.log | grep -qi 'warning\|error'
+! grep -qi 'warning\|error' /tmp/rec.log
 result $? "the recording printed no warning"
 [ -r /tmp/d3.id ] && . /tmp/d3.id
 echo "# d3=$d3"
@@ -348,12 +345,12 @@ kill "$(cat /run/xenconsoled.pid)" "$(cat /run/xenstored.pid)" 2> /dev/null
 sleep 1
 ! ps | grep -v grep | grep -Eq 'xenstored|xenconsoled'
 result $? "no toolstack daemon left running"
-# Under TCG, user processes of PV domains sharing a pCPU now and then run
-# with another context's FS base (TLS reads of NULL: segfaults in busybox
-# applets), with Debian's QEMU as with ours (see the note in README.md):
-# counted here, and the checks above do not depend on those processes.
-segv=$( (dmesg; cat "$cons"/guest-*.log) 2> /dev/null | grep -c 'segfault at')
-echo "# lab: $segv user-space segfaults of TLS reads in dom0 and the guests (TCG with PV domains)"
+# No user process crashed, in dom0 or in a guest (before the lab booted
+# Xen with spec-ctrl=eager-fpu, some did: README.md, the guest lab)
+segv=$( (dmesg; cat "$cons"/guest-*.log) 2> /dev/null | grep -c 'segfault at\|general protection fault ip:')
+echo "# lab: $segv user-space crashes in dom0 and the guests"
+[ "$segv" = 0 ]
+result $? "no user process crashed in dom0 or in the guests"
 for g in d1 d2 d3 d4; do
 	sed "s/^/# $g console: /" "$cons/guest-$g.log" 2> /dev/null | tail -60
 done

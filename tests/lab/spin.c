@@ -7,9 +7,8 @@
  *   spin -p <n>           n round trips of a byte between this process and
  *                         a child over two pipes, xenpmu_pingpong(): two
  *                         context switches each when both share a CPU
- *   spin -c <cpu> ...     any of the above, bound to one CPU first (where
- *                         starting another program, such as taskset, is a
- *                         risk of its own: README.md, the guest lab)
+ *   spin -c <cpu> ...     any of the above, bound to one CPU first (as
+ *                         taskset does, for an initramfs without it)
  *
  * Built static (gcc -O2 -static) so it runs in any initramfs.  Both
  * functions are noinline so that samples can be attributed to them.
