@@ -3,8 +3,9 @@
 #
 # Build the lab kernel out of tree in build/kernel: tinyconfig plus the
 # fragments in configs/ (KFRAGMENTS overrides the list), with ccache.
-# Artifacts: out/bzImage, out/vmlinux, out/kernel.config (KTREE, KOUT and
-# KIMAGES: another source tree, build directory and artifact directory).
+# Artifacts: out/bzImage, out/vmlinux, out/kernel.config, out/modules/
+# (KTREE, KOUT and KIMAGES: another source tree, build directory and
+# artifact directory).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,9 +39,14 @@ if [ ! -f "$kout/.config" ] || [ "$(cat "$kout/.xenpmu-frags" 2>/dev/null)" != "
 fi
 images=${KIMAGES:-$out}
 mkdir -p "$images"
-rm -f "$images/bzImage" "$images/vmlinux"
+rm -rf "$images/bzImage" "$images/vmlinux" "$images/modules"
 step "building the kernel in ${kout#"$top"/}"
-kmake bzImage
+kmake bzImage modules
 cp "$kout/arch/x86/boot/bzImage" "$images/bzImage"
 cp "$kout/vmlinux" "$images/vmlinux"
 cp "$kout/.config" "$images/kernel.config"
+# The modules (our KUnit suites), installed as a distribution would, with
+# their modules.dep, for dom0's initramfs: out/modules/lib/modules/<release>
+if grep -q '^CONFIG_MODULES=y' "$kout/.config"; then
+	kmake -s INSTALL_MOD_PATH="$images/modules" INSTALL_MOD_STRIP=1 modules_install
+fi

@@ -35,7 +35,7 @@ ccache gcc -O2 -static -o "$top/build/lab/spin" "$top/tests/lab/spin.c" ||
 	die "tests/lab/spin.c does not build"
 list=$top/build/initramfs.list
 {
-	for d in /bin /dev /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
+	for d in /bin /dev /lib /proc /sys /tmp /etc /etc/xenpmu /opt /opt/selftests \
 		 /opt/selftests/xen /opt/selftests/xen/pmu /usr /usr/bin /usr/share \
 		 /usr/share/doc /usr/share/doc/perf-tip \
 		 /usr/lib /usr/lib/debug /usr/lib/debug/boot /usr/libexec \
@@ -71,6 +71,17 @@ list=$top/build/initramfs.list
 	echo "file /etc/xenpmu/bench-pmi.sh $top/tests/lab/bench-pmi.sh 0755 0 0"
 	echo "file /etc/xenpmu/perf-tests-pmi $top/tests/lab/perf-tests-pmi 0644 0 0"
 	echo "file /bin/spin $top/build/lab/spin 0755 0 0"
+	# The kernel's modules (our KUnit suites), as modules_install laid
+	# them out, for modprobe
+	if [ -d "$out/modules/lib/modules" ]; then
+		(cd "$out/modules" && find lib -mindepth 1 | sort) | while read -r m; do
+			if [ -d "$out/modules/$m" ]; then
+				echo "dir /$m 0755 0 0"
+			elif [ -f "$out/modules/$m" ]; then
+				echo "file /$m $out/modules/$m 0644 0 0"
+			fi
+		done
+	fi
 	for t in "$top"/build/selftests/xen/pmu/*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		echo "file /opt/selftests/xen/pmu/$(basename "$t") $t 0755 0 0"

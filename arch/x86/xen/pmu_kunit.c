@@ -204,12 +204,6 @@ static int xen_pmu_abi_init(struct kunit *test)
 	return 0;
 }
 
-/* User-space RDPMC faults in PV: perf must not offer it. */
-static void xen_pmu_abi_no_user_rdpmc(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, x86_pmu.attr_rdpmc, 0);
-}
-
 static struct kunit_case xen_pmu_abi_cases[] = {
 	KUNIT_CASE(xen_pmu_abi_mode_get),
 	KUNIT_CASE(xen_pmu_abi_feature_get),
@@ -217,7 +211,6 @@ static struct kunit_case xen_pmu_abi_cases[] = {
 	KUNIT_CASE(xen_pmu_abi_feature_set),
 	KUNIT_CASE(xen_pmu_abi_init_finish),
 	KUNIT_CASE(xen_pmu_abi_lvtpc_flush),
-	KUNIT_CASE(xen_pmu_abi_no_user_rdpmc),
 	{}
 };
 

@@ -424,6 +424,35 @@ TEST(virt_id_hardware_samples)
 	}
 }
 
+/*
+ * User-space RDPMC faults in a PV domain (CR4.PCE is Xen's): perf must
+ * neither offer it in the event's mapped page nor in its sysfs switch.
+ */
+TEST(user_rdpmc_off)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.exclude_kernel = 1,
+	};
+	struct perf_event_mmap_page *pc;
+	char buf[8];
+	int fd;
+
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV))
+		SKIP(return, "no hardware counters (%s)", strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, pc) TH_LOG("mmap: %s", strerror(errno));
+	EXPECT_EQ(0, (int)pc->cap_user_rdpmc);
+	munmap(pc, sysconf(_SC_PAGESIZE));
+	close(fd);
+	ASSERT_EQ(0, read_attr("/sys/bus/event_source/devices/cpu/rdpmc", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+}
+
 /* Where other domains run is privileged: perf_allow_kernel() applies. */
 TEST(virt_id_needs_privilege)
 {
