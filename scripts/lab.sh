@@ -16,7 +16,8 @@
 # dom0's init as xenpmu_fault), LAB_ACCEL (kvm | tcg | auto),
 # LAB_PMU (amd | intel | none, default amd): under TCG, the CPU model whose
 # counters our QEMU (out/qemu-system-x86_64, see qemu/README.md) emulates;
-# none is Debian's QEMU, whose CPU has no counters.  LAB_PIN (1 | 0,
+# none is Debian's QEMU, whose CPU has no counters.  LAB_PMU_GP (Intel):
+# the model's general counters (qemu/README.md, pmu-gp; default 4).  LAB_PIN (1 | 0,
 # default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_DOM0 (extra
 # dom0 command line, e.g. kunit.enable=0).  LAB_KERNEL: dom0's kernel
 # (default out/bzImage).  LAB_XEN: 4.17 (Debian 12's, default) or 4.20
@@ -88,7 +89,7 @@ else
 	case ${LAB_PMU:-amd} in
 	amd)	qemu=$out/qemu-system-x86_64 model=EPYC,-monitor,pmu=on
 		what="software emulation (TCG) with our emulated PMU, AMD family 17h (-cpu $model${why:+; $why})" ;;
-	intel)	qemu=$out/qemu-system-x86_64 model=Skylake-Client,-monitor,pmu=on
+	intel)	qemu=$out/qemu-system-x86_64 model=Skylake-Client,-monitor,pmu=on${LAB_PMU_GP:+,pmu-gp=$LAB_PMU_GP}
 		what="software emulation (TCG) with our emulated PMU, Intel Skylake (-cpu $model${why:+; $why})" ;;
 	none)	model=EPYC,-monitor
 		what="software emulation (TCG, Debian's QEMU, -cpu $model${why:+; $why}): no hardware performance counters, no PMIs; only software events can sample" ;;

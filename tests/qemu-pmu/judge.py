@@ -90,6 +90,13 @@ line = next((l for l in dmesg.splitlines() if 'Performance Events' in l), '')
 tap(driver in line, 'the kernel picked the hardware PMU driver',
     'dmesg: ' + (line.strip() or '(no "Performance Events" line)'))
 
+# the general counters the model has (AMD six; Intel pmu-gp=8, run.sh)
+gp = re.search(r'generic registers:\s*(\d+)', dmesg)
+want_gp = 6 if vendor == 'amd' else 8
+tap(gp is not None and int(gp.group(1)) == want_gp,
+    'the kernel found the %d general counters' % want_gp,
+    'dmesg: generic registers: ' + (gp.group(1) if gp else '(no such line)'))
+
 # 2. perf stat of the loop
 v, rc, out = stat('stat_spin')
 cyc, ins, tclk = v.get('cycles'), v.get('instructions'), v.get('task-clock')

@@ -55,7 +55,8 @@ next=1
 for v in $vendors; do
 	case $v in
 	amd)	cpu=EPYC,-monitor,pmu=on ;;
-	intel)	cpu=Skylake-Client,-monitor,pmu=on ;;
+	# eight general counters, as Skylake without Hyper-Threading
+	intel)	cpu=Skylake-Client,-monitor,pmu=on,pmu-gp=8 ;;
 	*)	die "unknown vendor $v" ;;
 	esac
 	log=$out/qemu-pmu-$v.log res=$out/qemu-pmu-$v.results

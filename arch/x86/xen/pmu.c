@@ -23,6 +23,7 @@
 #define pr_fmt(fmt) "xen_pmu: " fmt
 
 #include <linux/bitops.h>
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
@@ -38,6 +39,7 @@
 #include <asm/xen/hypercall.h>
 #include <asm/xen/page.h>
 #include <xen/xen.h>
+#include <xen/interface/version.h>
 #include <xen/interface/xen.h>
 #include <xen/interface/xenpmu.h>
 #include <xen/xen-ops.h>
@@ -54,6 +56,10 @@
 #define XEN_PMU_INTEL_FIXED_OK		0xbULL
 
 static struct xen_pmu_model xen_pmu_model;
+/* The running Xen, for messages: "4.20.5-pre" */
+static char xen_pmu_xen_name[32];
+/* The boot CPU's model reads CPUID leaf 0xA as Xen gives it. */
+static bool xen_pmu_probing;
 static DEFINE_PER_CPU(struct xen_pmu_cpu, xen_pmu_cpus);
 
 /* True once the boot CPU's vPMU is registered with Xen. */
@@ -110,14 +116,68 @@ VISIBLE_IF_KUNIT u64 xen_pmu_sched_stamp(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_sched_stamp);
 
+/* Xen releases */
+
+/**
+ * xen_pmu_xen_release() - the hypervisor's release as XEN_PMU_XEN()
+ * @version: XENVER_version's answer: major << 16 | minor
+ * @extra: XENVER_extraversion, such as ".7", ".5-pre" or "-rc"
+ *
+ * A stable branch between two releases (".5-pre") is taken as its last
+ * release (.4): a change due in the next one may or may not be in yet.
+ *
+ * Return: the release, each part capped at 255.
+ */
+VISIBLE_IF_KUNIT u32 xen_pmu_xen_release(u32 version, const char *extra)
+{
+	unsigned int patch = 0;
+
+	if (*extra == '.' && isdigit(extra[1])) {
+		for (extra++; isdigit(*extra); extra++)
+			patch = min(patch * 10 + (*extra - '0'), 255U);
+		if (*extra == '-' && patch)
+			patch--;
+	}
+	return XEN_PMU_XEN(min(version >> 16, 255U), min(version & 0xffff, 255U), patch);
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_xen_release);
+
+/*
+ * Where a vPMU change reached Xen: the first release of each stable branch
+ * that has it.  Every branch after the last one listed has it, every
+ * branch before the first has not.
+ */
+static bool xen_pmu_xen_has(u32 xen, const u32 *first, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (xen >> 8 == first[i] >> 8)
+			return xen >= first[i];
+	return xen > first[n - 1];
+}
+
+/* AMD family 1Ah gets the extended bank (Xen commit f29cc14de1d1). */
+static const u32 xen_pmu_xen_amd_fam1ah[] = {
+	XEN_PMU_XEN(4, 18, 5), XEN_PMU_XEN(4, 19, 2), XEN_PMU_XEN(4, 20, 0),
+};
+
+/* Trapped Intel event selects 4-7 reach the vPMU (Xen commit 4e9d9e7cc9a6). */
+static const u32 xen_pmu_xen_intel_sel8[] = {
+	XEN_PMU_XEN(4, 19, 5), XEN_PMU_XEN(4, 20, 3), XEN_PMU_XEN(4, 21, 1),
+	XEN_PMU_XEN(4, 22, 0),
+};
+
 /* Vendor models */
 
 static int xen_pmu_model_intel(struct xen_pmu_model *m,
 			       const struct xen_pmu_cpuid *id)
 {
 	unsigned int version = id->leaf_a_eax & 0xff;
+	bool sel8 = xen_pmu_xen_has(id->xen, xen_pmu_xen_intel_sel8,
+				    ARRAY_SIZE(xen_pmu_xen_intel_sel8));
 
-	/* Xen 4.17 supports family 6 with perfmon 2..5, shown as 3. */
+	/* Xen supports family 6 with perfmon 2..5, shown as 3. */
 	if (id->family != 6 || version < 2)
 		return -ENODEV;
 	m->vendor = XEN_PMU_VENDOR_INTEL;
@@ -128,8 +188,11 @@ static int xen_pmu_model_intel(struct xen_pmu_model *m,
 	m->fixed_width = (id->leaf_a_edx >> 5) & 0xff;
 	if (!m->nr_gp)
 		return -ENODEV;
-	/* Trapped accesses reach event selects 0-3 and fixed counters 0-2. */
-	m->nr_gp_trap = min(m->nr_gp, 4U);
+	/*
+	 * Trapped accesses reach counters 0-7, event selects 0-3 (0-7 from
+	 * the releases in xen_pmu_xen_intel_sel8) and fixed counters 0-2.
+	 */
+	m->nr_gp_trap = min(m->nr_gp, sel8 ? 8U : 4U);
 	m->nr_fixed_trap = min(m->nr_fixed, 3U);
 	m->ctr_base = MSR_IA32_PERFCTR0;
 	m->sel_base = MSR_P6_EVNTSEL0;
@@ -153,7 +216,10 @@ static int xen_pmu_model_amd(struct xen_pmu_model *m,
 		m->stride = 1;
 	} else if ((!hygon && (id->family == 0x15 || id->family == 0x17 ||
 			       id->family == 0x19)) ||
-		   (hygon && id->family == 0x18)) {
+		   (hygon && id->family == 0x18) ||
+		   (!hygon && id->family == 0x1a &&
+		    xen_pmu_xen_has(id->xen, xen_pmu_xen_amd_fam1ah,
+				    ARRAY_SIZE(xen_pmu_xen_amd_fam1ah)))) {
 		m->name = hygon ? "Hygon extended bank" : "AMD extended bank";
 		m->nr_gp = 6;
 		m->ctr_base = MSR_F15H_PERF_CTR;
@@ -163,7 +229,8 @@ static int xen_pmu_model_amd(struct xen_pmu_model *m,
 		m->legacy_sel = MSR_K7_EVNTSEL0;
 	} else {
 		m->vendor = XEN_PMU_VENDOR_NONE;
-		return -ENODEV;
+		/* A family a later Xen has a vPMU for: Xen refuses it too. */
+		return !hygon && id->family == 0x1a ? -EOPNOTSUPP : -ENODEV;
 	}
 	m->nr_gp_trap = m->nr_gp;
 	m->amd_ctl_reserved = GENMASK_ULL(63, 42) | GENMASK_ULL(39, 36) |
@@ -172,12 +239,16 @@ static int xen_pmu_model_amd(struct xen_pmu_model *m,
 }
 
 /**
- * xen_pmu_model_init() - describe the PMU Xen 4.17 virtualises
+ * xen_pmu_model_init() - describe the PMU the running Xen virtualises
  * @m: filled in
- * @id: the boot CPU's vendor, family and CPUID leaf 0xA
+ * @id: the boot CPU's vendor, family and CPUID leaf 0xA, and Xen's release
  *
- * Return: 0, or -ENODEV for a vendor, family or perfmon version that Xen
- * 4.17 gives no vPMU.
+ * What differs between the releases: AMD family 1Ah has the extended bank
+ * from Xen 4.20 (and 4.18.5, 4.19.2); Intel event selects 4-7 are reached
+ * by trapped accesses from Xen 4.22 (and 4.19.5, 4.20.3, 4.21.1).
+ *
+ * Return: 0; -EOPNOTSUPP for a CPU that only a later Xen gives a vPMU;
+ * -ENODEV for a vendor, family or perfmon version that no Xen does.
  */
 VISIBLE_IF_KUNIT int xen_pmu_model_init(struct xen_pmu_model *m,
 					const struct xen_pmu_cpuid *id)
@@ -941,18 +1012,21 @@ irqreturn_t xen_pmu_irq_handler(int irq, void *dev_id)
 }
 
 /*
- * Xen 4.17 routes only event selects 0-3 and fixed counters 0-2 of Intel
- * CPUs to the vPMU when they trap: show perf no more than that, so that
- * it never programs a counter that works in a PMI and faults outside it.
+ * Xen routes trapped accesses of Intel event selects 0-3 (0-7 from the
+ * releases in xen_pmu_xen_intel_sel8) and fixed counters 0-2 to the vPMU:
+ * show perf no more than that, so that it never programs a counter that
+ * works in a PMI and faults outside it.  Before the model is built, the
+ * fewest any release routes.
  */
 void xen_pmu_cpuid(unsigned int leaf, unsigned int *ax, unsigned int *dx)
 {
 	unsigned int gp, fixed;
 
-	if (leaf != 0xa || boot_cpu_data.x86_vendor != X86_VENDOR_INTEL)
+	if (leaf != 0xa || boot_cpu_data.x86_vendor != X86_VENDOR_INTEL || xen_pmu_probing)
 		return;
-	gp = min((*ax >> 8) & 0xff, 4U);
-	fixed = min(*dx & 0x1f, 3U);
+	/* What trapped accesses reach: the model's, once it is built */
+	gp = min((*ax >> 8) & 0xff, xen_pmu_model.vendor ? xen_pmu_model.nr_gp_trap : 4U);
+	fixed = min(*dx & 0x1f, xen_pmu_model.vendor ? xen_pmu_model.nr_fixed_trap : 3U);
 	*ax = (*ax & ~0xff00U) | gp << 8;
 	*dx = (*dx & ~0x1fU) | fixed;
 }
@@ -1195,10 +1269,24 @@ static bool xen_pmu_model_boot(void)
 		.vendor = boot_cpu_data.x86_vendor,
 		.family = boot_cpu_data.x86,
 	};
+	struct xen_extraversion extra = {};
 	unsigned int ebx, ecx;
+	int version, err;
 
-	if (id.vendor == X86_VENDOR_INTEL && boot_cpu_data.cpuid_level >= 0xa)
+	version = HYPERVISOR_xen_version(XENVER_version, NULL);
+	if (HYPERVISOR_xen_version(XENVER_extraversion, &extra))
+		extra.extraversion[0] = '\0';
+	extra.extraversion[sizeof(extra.extraversion) - 1] = '\0';
+	id.xen = xen_pmu_xen_release(version, extra.extraversion);
+	snprintf(xen_pmu_xen_name, sizeof(xen_pmu_xen_name), "%u.%u%s",
+		 version >> 16, version & 0xffff, extra.extraversion);
+
+	if (id.vendor == X86_VENDOR_INTEL && boot_cpu_data.cpuid_level >= 0xa) {
+		/* all of Xen's bank, not what xen_pmu_cpuid() leaves perf */
+		xen_pmu_probing = true;
 		cpuid(0xa, &id.leaf_a_eax, &ebx, &ecx, &id.leaf_a_edx);
+		xen_pmu_probing = false;
+	}
 	/*
 	 * Xen empties leaf 0xA when the vPMU is off, and in all mode for
 	 * every domain but dom0: say so rather than blame the model.
@@ -1207,7 +1295,13 @@ static bool xen_pmu_model_boot(void)
 		pr_info("the hypervisor gives this domain no vPMU (CPUID leaf 0xA is empty: vpmu off, or all mode in a domain other than dom0); software events only\n");
 		return false;
 	}
-	if (xen_pmu_model_init(&xen_pmu_model, &id)) {
+	err = xen_pmu_model_init(&xen_pmu_model, &id);
+	if (err == -EOPNOTSUPP) {
+		pr_info("Xen %s has no vPMU for %s family %#x (later releases do); software events only\n",
+			xen_pmu_xen_name, boot_cpu_data.x86_vendor_id, id.family);
+		return false;
+	}
+	if (err) {
 		pr_info("no vPMU model for %s family %#x; software events only\n",
 			boot_cpu_data.x86_vendor_id, id.family);
 		return false;
@@ -1262,8 +1356,15 @@ void xen_pmu_init(int cpu)
 			set_cpu_cap(&cpu_data(0), X86_FEATURE_PERFCTR_CORE);
 			set_bit(X86_FEATURE_PERFCTR_CORE, (unsigned long *)cpu_caps_set);
 		}
-		pr_info("%s: %u counters, %u fixed\n", xen_pmu_model.name,
-			xen_pmu_model.nr_gp, xen_pmu_model.nr_fixed);
+		if (xen_pmu_model.nr_gp_trap < xen_pmu_model.nr_gp)
+			pr_info("Xen %s: %s: %u of the CPU's %u counters (event selects 4-7 need Xen 4.22, 4.21.1, 4.20.3 or 4.19.5), %u fixed\n",
+				xen_pmu_xen_name, xen_pmu_model.name,
+				xen_pmu_model.nr_gp_trap, xen_pmu_model.nr_gp,
+				xen_pmu_model.nr_fixed_trap);
+		else
+			pr_info("Xen %s: %s: %u counters, %u fixed\n",
+				xen_pmu_xen_name, xen_pmu_model.name,
+				xen_pmu_model.nr_gp_trap, xen_pmu_model.nr_fixed_trap);
 	}
 }
 

@@ -44,22 +44,28 @@ enum xen_pmu_vendor {
 	XEN_PMU_VENDOR_AMD,
 };
 
+/* A Xen release as one number that orders releases: 4.20.3 is 0x041403. */
+#define XEN_PMU_XEN(major, minor, patch)	((major) << 16 | (minor) << 8 | (patch))
+
 /**
  * struct xen_pmu_cpuid - what the vendor model is built from
  * @vendor: X86_VENDOR_* of the boot CPU
  * @family: x86 family of the boot CPU
  * @leaf_a_eax: CPUID 0xA EAX (Intel architectural perfmon)
  * @leaf_a_edx: CPUID 0xA EDX
+ * @xen: the hypervisor's release, XEN_PMU_XEN(); 0 is taken as the oldest
+ *	(4.17)
  */
 struct xen_pmu_cpuid {
 	u8 vendor;
 	u8 family;
 	u32 leaf_a_eax;
 	u32 leaf_a_edx;
+	u32 xen;
 };
 
 /**
- * struct xen_pmu_model - the PMU Xen 4.17 virtualises for this domain
+ * struct xen_pmu_model - the PMU this Xen release virtualises for this domain
  * @vendor: Intel, AMD (and Hygon), or none
  * @name: for messages
  * @version: Intel architectural perfmon version as Xen exposes it (<= 3)
@@ -185,6 +191,7 @@ bool xen_pmu_rdmsr_trap(u32 msr, u64 *val);
 int xen_pmu_handle_irq(struct pt_regs *regs);
 u64 xen_pmu_sched_stamp(void);
 void xen_pmu_took(u64 ns);
+u32 xen_pmu_xen_release(u32 version, const char *extra);
 int xen_pmu_model_init(struct xen_pmu_model *m, const struct xen_pmu_cpuid *id);
 bool xen_pmu_classify(const struct xen_pmu_model *m, u32 msr,
 		      struct xen_pmu_reg *r);

@@ -391,7 +391,7 @@ static void xen_pmu_model_unsupported(struct kunit *test)
 {
 	static const struct xen_pmu_cpuid ids[] = {
 		AMD_FAMILY(X86_VENDOR_AMD, 0xf), AMD_FAMILY(X86_VENDOR_AMD, 0x18),
-		AMD_FAMILY(X86_VENDOR_AMD, 0x1a), AMD_FAMILY(X86_VENDOR_HYGON, 0x17),
+		AMD_FAMILY(X86_VENDOR_AMD, 0x1b), AMD_FAMILY(X86_VENDOR_HYGON, 0x17),
 		AMD_FAMILY(X86_VENDOR_CENTAUR, 6), AMD_FAMILY(X86_VENDOR_ZHAOXIN, 7),
 	};
 	struct xen_pmu_model m;
@@ -404,7 +404,112 @@ static void xen_pmu_model_unsupported(struct kunit *test)
 	}
 }
 
+/* XENVER_version and XENVER_extraversion to one comparable release */
+struct xen_pmu_test_release {
+	u32 version;
+	const char *extra;
+	u32 want;
+};
+
+static const struct xen_pmu_test_release xen_pmu_test_releases[] = {
+	{ 4 << 16 | 17, ".7", XEN_PMU_XEN(4, 17, 7) },
+	/* between two stable releases: the last one */
+	{ 4 << 16 | 20, ".5-pre", XEN_PMU_XEN(4, 20, 4) },
+	{ 4 << 16 | 22, ".0-rc", XEN_PMU_XEN(4, 22, 0) },
+	{ 4 << 16 | 22, "-rc", XEN_PMU_XEN(4, 22, 0) },
+	{ 4 << 16 | 21, "", XEN_PMU_XEN(4, 21, 0) },
+	{ 4 << 16 | 19, ".12", XEN_PMU_XEN(4, 19, 12) },
+	/* what the hypervisor says is not trusted to fit */
+	{ 4 << 16 | 19, ".99999", XEN_PMU_XEN(4, 19, 255) },
+	{ 0xffffffff, "garbage", XEN_PMU_XEN(255, 255, 0) },
+	{ 4 << 16 | 19, ".x", XEN_PMU_XEN(4, 19, 0) },
+};
+
+static void xen_pmu_test_release_desc(const struct xen_pmu_test_release *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%#x%s", t->version, t->extra);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_release, xen_pmu_test_releases, xen_pmu_test_release_desc);
+
+static void xen_pmu_model_release(struct kunit *test)
+{
+	const struct xen_pmu_test_release *t = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, xen_pmu_xen_release(t->version, t->extra), t->want);
+}
+
+/*
+ * What each Xen release gives: one row each side of every boundary, so a
+ * model that ignores the release fails on one side.
+ */
+struct xen_pmu_test_since {
+	const char *desc;
+	struct xen_pmu_cpuid id;
+	int err;
+	unsigned int nr_gp_trap;
+};
+
+#define INTEL8_ON(maj, min, patch) \
+	((struct xen_pmu_cpuid){ .vendor = X86_VENDOR_INTEL, .family = 6, \
+		.leaf_a_eax = 5 | 8 << 8 | 48 << 16, .leaf_a_edx = 3 | 48 << 5, \
+		.xen = XEN_PMU_XEN(maj, min, patch) })
+#define AMD1A_ON(maj, min, patch) \
+	((struct xen_pmu_cpuid){ .vendor = X86_VENDOR_AMD, .family = 0x1a, \
+		.xen = XEN_PMU_XEN(maj, min, patch) })
+
+static const struct xen_pmu_test_since xen_pmu_test_sinces[] = {
+	{ "intel 8 gp, unknown Xen", INTEL_LEAF_A(5, 8, 3), 0, 4 },
+	{ "intel 8 gp, 4.17.7", INTEL8_ON(4, 17, 7), 0, 4 },
+	{ "intel 8 gp, 4.19.4", INTEL8_ON(4, 19, 4), 0, 4 },
+	{ "intel 8 gp, 4.19.5", INTEL8_ON(4, 19, 5), 0, 8 },
+	{ "intel 8 gp, 4.20.2", INTEL8_ON(4, 20, 2), 0, 4 },
+	{ "intel 8 gp, 4.20.3", INTEL8_ON(4, 20, 3), 0, 8 },
+	{ "intel 8 gp, 4.21.0", INTEL8_ON(4, 21, 0), 0, 4 },
+	{ "intel 8 gp, 4.21.1", INTEL8_ON(4, 21, 1), 0, 8 },
+	{ "intel 8 gp, 4.22.0", INTEL8_ON(4, 22, 0), 0, 8 },
+	{ "intel 8 gp, 4.23.0", INTEL8_ON(4, 23, 0), 0, 8 },
+	{ "amd 1ah, unknown Xen", AMD_FAMILY(X86_VENDOR_AMD, 0x1a), -EOPNOTSUPP, 0 },
+	{ "amd 1ah, 4.17.7", AMD1A_ON(4, 17, 7), -EOPNOTSUPP, 0 },
+	{ "amd 1ah, 4.18.4", AMD1A_ON(4, 18, 4), -EOPNOTSUPP, 0 },
+	{ "amd 1ah, 4.18.5", AMD1A_ON(4, 18, 5), 0, 6 },
+	{ "amd 1ah, 4.19.1", AMD1A_ON(4, 19, 1), -EOPNOTSUPP, 0 },
+	{ "amd 1ah, 4.19.2", AMD1A_ON(4, 19, 2), 0, 6 },
+	{ "amd 1ah, 4.20.0", AMD1A_ON(4, 20, 0), 0, 6 },
+	{ "amd 1ah, 4.22.0", AMD1A_ON(4, 22, 0), 0, 6 },
+};
+
+static void xen_pmu_test_since_desc(const struct xen_pmu_test_since *t, char *desc)
+{
+	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_since, xen_pmu_test_sinces, xen_pmu_test_since_desc);
+
+static void xen_pmu_model_since(struct kunit *test)
+{
+	const struct xen_pmu_test_since *t = test->param_value;
+	struct xen_pmu_model m;
+	struct xen_pmu_reg r;
+
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &t->id), t->err);
+	if (t->err)
+		return;
+	KUNIT_EXPECT_EQ(test, m.nr_gp_trap, t->nr_gp_trap);
+	if (t->id.vendor == X86_VENDOR_AMD) {
+		KUNIT_EXPECT_EQ(test, m.sel_base, MSR_F15H_PERF_CTL);
+		return;
+	}
+	/* counters 4-7 stay in the bank; their selects trap only where routed */
+	KUNIT_EXPECT_EQ(test, m.nr_gp, 8);
+	KUNIT_ASSERT_TRUE(test, xen_pmu_classify(&m, MSR_P6_EVNTSEL0 + 7, &r));
+	KUNIT_EXPECT_EQ(test, r.kind, XEN_PMU_REG_EVNTSEL);
+	KUNIT_EXPECT_EQ(test, r.idx >= m.nr_gp_trap, t->nr_gp_trap == 4);
+}
+
 static struct kunit_case xen_pmu_model_cases[] = {
+	KUNIT_CASE_PARAM(xen_pmu_model_release, xen_pmu_test_release_gen_params),
+	KUNIT_CASE_PARAM(xen_pmu_model_since, xen_pmu_test_since_gen_params),
 	KUNIT_CASE(xen_pmu_model_intel_v3),
 	KUNIT_CASE(xen_pmu_model_intel_v5),
 	KUNIT_CASE(xen_pmu_model_intel_limits),

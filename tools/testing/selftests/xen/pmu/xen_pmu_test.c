@@ -425,6 +425,69 @@ TEST(virt_id_hardware_samples)
 }
 
 /*
+ * A group of @n events that only general counters take: -errno, or 1 if
+ * it ran (all @n counted at once), 0 if it never could.
+ */
+static int gp_group_runs(int n)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.disabled = 1,
+		.exclude_kernel = 1,
+	};
+	__u64 buf[3 + 16];
+	int fd[16] = {}, i, ret;
+
+	if (n > 16)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		attr.disabled = !i;
+		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1, i ? fd[0] : -1, 0);
+		if (fd[i] < 0) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(50);
+	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd[0], buf, sizeof(buf)) < (ssize_t)(3 + n) * 8)
+		ret = -EIO;
+	else
+		ret = buf[0] == (__u64)n && buf[1] && buf[2] == buf[1];
+out:
+	while (i-- > 0)
+		close(fd[i]);
+	return ret;
+}
+
+/*
+ * The general counters the driver offers perf are what the running Xen's
+ * vPMU reaches (XENPMU_EXPECT_GP, from the lab): a group of that many
+ * runs, one more never does.
+ */
+TEST(gp_counters_offered)
+{
+	const char *e = getenv("XENPMU_EXPECT_GP");
+	int want, r;
+
+	if (!e || !*e)
+		SKIP(return, "XENPMU_EXPECT_GP not set");
+	want = atoi(e);
+	r = gp_group_runs(want);
+	if (r == -ENOENT || r == -EOPNOTSUPP || r == -ENODEV)
+		SKIP(return, "no hardware counters (%s)", strerror(-r));
+	EXPECT_EQ(1, r) TH_LOG("a group of %d: %d", want, r);
+	/* refused at open (x86 checks that a group fits) or never run */
+	r = gp_group_runs(want + 1);
+	EXPECT_TRUE(r == 0 || r == -EINVAL) TH_LOG("a group of %d: %d", want + 1, r);
+}
+
+/*
  * User-space RDPMC faults in a PV domain (CR4.PCE is Xen's): perf must
  * neither offer it in the event's mapped page nor in its sysfs switch.
  */

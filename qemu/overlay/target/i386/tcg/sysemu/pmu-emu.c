@@ -16,7 +16,8 @@
  *
  * - Intel (any Intel model; meant for family 6, "-cpu Skylake-Client"):
  *   architectural perfmon version 2 in CPUID 0xA, four 48-bit general
- *   counters (IA32_PMC0-3 at 0xc1, PERFEVTSEL0-3 at 0x186) and three
+ *   counters (IA32_PMC0-3 at 0xc1, PERFEVTSEL0-3 at 0x186; "pmu-gp=N"
+ *   gives N, 1 to 8, as Skylake without Hyper-Threading has 8) and three
  *   48-bit fixed counters (0x309-0x30b, FIXED_CTR_CTRL 0x38d), with
  *   GLOBAL_STATUS (0x38e), GLOBAL_CTRL (0x38f) and GLOBAL_OVF_CTRL
  *   (0x390).  Version 2 is the highest version whose every feature is
@@ -58,6 +59,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/timer.h"
 #include "qemu/main-loop.h"
 #include "cpu.h"
@@ -68,7 +70,7 @@
 #define PMU_CTR_BITS        48
 #define PMU_CTR_MASK        ((1ULL << PMU_CTR_BITS) - 1)
 #define PMU_AMD_GP          6
-#define PMU_INTEL_GP        4
+#define PMU_MAX_GP          8
 #define PMU_INTEL_FIXED     3
 #define PMU_INTEL_VERSION   2
 #define PMU_FIXED_SHIFT     32      /* fixed counter j is bit 32 + j */
@@ -102,8 +104,8 @@ struct X86PMUEmu {
     unsigned num_gp;
 
     /* architectural state */
-    uint64_t evtsel[PMU_AMD_GP];
-    uint64_t gp[PMU_AMD_GP];
+    uint64_t evtsel[PMU_MAX_GP];
+    uint64_t gp[PMU_MAX_GP];
     uint64_t fixed[PMU_INTEL_FIXED];
     uint64_t fixed_ctrl;
     uint64_t global_ctrl;
@@ -339,7 +341,12 @@ void x86_pmu_emu_realize(X86CPU *cpu)
 
     pmu->cpu = cpu;
     pmu->amd = IS_AMD_CPU(env);
-    pmu->num_gp = pmu->amd ? PMU_AMD_GP : PMU_INTEL_GP;
+    pmu->num_gp = pmu->amd ? PMU_AMD_GP :
+                  MIN(MAX(cpu->pmu_emu_gp, 1), PMU_MAX_GP);
+    if (!pmu->amd && pmu->num_gp != cpu->pmu_emu_gp) {
+        warn_report("pmu-gp=%u: the Intel model has 1 to %u general counters; %u",
+                    cpu->pmu_emu_gp, PMU_MAX_GP, pmu->num_gp);
+    }
     pmu->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, pmu_timer_cb, pmu);
     env->pmu_emu = pmu;
 }
@@ -356,7 +363,7 @@ void x86_pmu_emu_reset(CPUX86State *env)
     pmu->global_status = 0;
     /* as on hardware: every counter enabled globally at reset */
     pmu->global_ctrl = pmu->amd ? 0 :
-        MAKE_64BIT_MASK(0, PMU_INTEL_GP) |
+        MAKE_64BIT_MASK(0, pmu->num_gp) |
         MAKE_64BIT_MASK(PMU_FIXED_SHIFT, PMU_INTEL_FIXED);
     pmu->halted = false;
     pmu->pmi_pending = false;
@@ -408,12 +415,12 @@ static bool pmu_decode_msr(X86PMUEmu *pmu, uint32_t msr, int *bit,
         }
         return false;
     }
-    if (msr >= MSR_P6_PERFCTR0 && msr < MSR_P6_PERFCTR0 + PMU_INTEL_GP) {
+    if (msr >= MSR_P6_PERFCTR0 && msr < MSR_P6_PERFCTR0 + pmu->num_gp) {
         *bit = msr - MSR_P6_PERFCTR0;
         *is_ctl = false;
         return true;
     }
-    if (msr >= MSR_P6_EVNTSEL0 && msr < MSR_P6_EVNTSEL0 + PMU_INTEL_GP) {
+    if (msr >= MSR_P6_EVNTSEL0 && msr < MSR_P6_EVNTSEL0 + pmu->num_gp) {
         *bit = msr - MSR_P6_EVNTSEL0;
         *is_ctl = true;
         return true;
@@ -460,7 +467,7 @@ static bool pmu_rdmsr(X86PMUEmu *pmu, uint32_t msr, uint64_t *val)
 
 static bool pmu_wrmsr(X86PMUEmu *pmu, uint32_t msr, uint64_t val)
 {
-    uint64_t valid = MAKE_64BIT_MASK(0, PMU_INTEL_GP) |
+    uint64_t valid = MAKE_64BIT_MASK(0, pmu->num_gp) |
                      MAKE_64BIT_MASK(PMU_FIXED_SHIFT, PMU_INTEL_FIXED);
     bool is_ctl;
     int bit;
@@ -528,7 +535,7 @@ static bool pmu_rdpmc(X86PMUEmu *pmu, uint32_t ecx, uint64_t *val)
         *val = pmu->fixed[index];
         return true;
     }
-    if (index >= PMU_INTEL_GP) {
+    if (index >= pmu->num_gp) {
         return false;
     }
     pmu_account_and_kick(pmu);
@@ -580,7 +587,7 @@ void x86_pmu_emu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
     }
     if (index == 0xa && !pmu->amd) {
         /* version, counters, width, length of the EBX vector */
-        *eax = PMU_INTEL_VERSION | (PMU_INTEL_GP << 8) |
+        *eax = PMU_INTEL_VERSION | (pmu->num_gp << 8) |
                (PMU_CTR_BITS << 16) | (7 << 24);
         *ebx = 0;           /* every architectural event available */
         *ecx = 0;
