@@ -85,7 +85,7 @@ if [ "$accel" = kvm ]; then
 	cpu="-machine pc,accel=kvm -cpu host,pmu=on"
 	what="KVM (-enable-kvm -cpu host,pmu=on): Xen gets the host's PMU as KVM exposes it"
 else
-	# MONITOR makes Xen's idle loop fault under TCG; see the lab notes.
+	# MONITOR makes Xen's idle loop fault under TCG; see DESIGN.md.
 	case ${LAB_PMU:-amd} in
 	amd)	qemu=$out/qemu-system-x86_64 model=EPYC,-monitor,pmu=on
 		what="software emulation (TCG) with our emulated PMU, AMD family 17h (-cpu $model${why:+; $why})" ;;
