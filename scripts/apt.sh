@@ -37,6 +37,20 @@ machine_sources() {
 	done
 }
 
+# suite_sources SUITE: the machine's own deb lines of its release (and of
+# its -updates and -security suites), with SUITE in place of its codename.
+suite_sources() {
+	local own to=$1
+	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	machine_sources deb | awk -v own="$own" -v to="$to" '
+		{ for (i = 2; i <= NF; i++) if ($i ~ "^" own) { sub("^" own, to, $i); print; break } }' |
+		sort -u > "${TMPDIR:-/tmp}/xenpmu-sources.$$"
+	[ -s "${TMPDIR:-/tmp}/xenpmu-sources.$$" ] ||
+		{ rm -f "${TMPDIR:-/tmp}/xenpmu-sources.$$"; die "no deb source for $own in /etc/apt to take $to from"; }
+	cat "${TMPDIR:-/tmp}/xenpmu-sources.$$"
+	rm -f "${TMPDIR:-/tmp}/xenpmu-sources.$$"
+}
+
 # apt_download SUITE DIR PKG...: download PKG (name or name=version) from
 # SUITE, with the machine's own archive URIs, through a private apt state
 # under $apt_dir (which checks every file against the signed index), into
@@ -48,11 +62,7 @@ apt_download() {
 	[ -f "$dir/.complete" ] && return 0
 	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" \
 		 "$apt_dir/sources.list.d"
-	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
-	machine_sources deb | awk -v own="$own" -v to="$suite" '
-		{ for (i = 2; i <= NF; i++) if ($i ~ "^" own) { sub("^" own, to, $i); print; break } }' |
-		sort -u > "$apt_dir/sources.list.tmp"
-	[ -s "$apt_dir/sources.list.tmp" ] || die "no deb source for $own in /etc/apt to take $suite from"
+	suite_sources "$suite" > "$apt_dir/sources.list.tmp"
 	mv "$apt_dir/sources.list.tmp" "$apt_dir/sources.list"
 	opts=(-o Dir::State="$apt_dir/state" -o Dir::Cache="$apt_dir/cache"
 	      -o Dir::Etc::SourceList="$apt_dir/sources.list"

@@ -13,8 +13,19 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	libglib2.0-dev libpixman-1-dev libfdt-dev meson ninja-build python3-venv dpkg-dev
 )
-[ "${1:-}" = --deb ] && pkgs+=(debhelper rsync dpkg-dev fakeroot)
-[ "${1:-}" = --bench ] && pkgs+=(time valgrind)
+# Flag sets: --deb (make deb: kbuild's bindeb-pkg, perf's man page with
+# asciidoc and xmlto as perf's Documentation/Makefile does), --dom0 (make
+# debian-dom0: a Debian root built with Debian's mmdebstrap, a disk image
+# from a directory with mke2fs -d), --bench
+for flag in "$@"; do
+	case $flag in
+	--deb)	pkgs+=(debhelper rsync dpkg-dev fakeroot asciidoc-base xmlto docbook-xsl) ;;
+	--dom0)	pkgs+=(mmdebstrap e2fsprogs) ;;
+	--lint)	pkgs+=(lintian) ;;
+	--bench) pkgs+=(time valgrind) ;;
+	*)	echo "xenpmu: error: deps.sh: unknown flag $flag" >&2; exit 1 ;;
+	esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
