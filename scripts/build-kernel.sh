@@ -3,6 +3,8 @@
 #
 # Build the lab kernel out of tree in build/kernel: tinyconfig plus the
 # fragments in configs/ (KFRAGMENTS overrides the list), with ccache.
+# One kernel serves the lab, the packages (make deb DEB_CONFIG=lab) and
+# the Debian dom0 booted from a disk (configs/dom0-disk.config).
 # Artifacts: out/bzImage, out/vmlinux, out/kernel.config, out/modules/
 # (KTREE, KOUT and KIMAGES: another source tree, build directory and
 # artifact directory).
@@ -12,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 tree=${KTREE:-$top/build/linux}
 kout=${KOUT:-$top/build/kernel}
-frags=${KFRAGMENTS:-"$top/configs/lab.config $top/configs/debug.config"}
+frags=${KFRAGMENTS:-"$top/configs/lab.config $top/configs/debug.config $top/configs/dom0-disk.config"}
 kmake() { make -C "$tree" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs" "$@"; }
 
 mkdir -p "$kout"

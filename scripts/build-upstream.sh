@@ -22,7 +22,7 @@ if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 fi
 # Options Kconfig of the pristine tree does not know are ours.
 frag=$top/build/upstream.config
-cat "$top/configs/lab.config" "$top/configs/debug.config" |
+cat "$top/configs/lab.config" "$top/configs/debug.config" "$top/configs/dom0-disk.config" |
 	grep -v -E '^CONFIG_XEN_PMU(_|=)' > "$frag.tmp"
 cmp -s "$frag.tmp" "$frag" 2>/dev/null && rm -f "$frag.tmp" || mv "$frag.tmp" "$frag"
 KTREE=$wt KOUT=$top/build/kernel-upstream KIMAGES=$out/upstream KFRAGMENTS=$frag \
