@@ -31,7 +31,8 @@ run() {
 	return $rc
 }
 
-rm -f "$out"/{checkpatch,static,abi,harness,treetools,qemu-pmu}.tap "$out"/lab-check-* "$out"/lab-pmi-* \
+kernel=
+rm -f "$out"/{checkpatch,static,abi,harness,treetools,qemu-pmu,deb}.tap "$out"/lab-check-* "$out"/lab-pmi-* \
 	"$out"/lab-xen420-* "$out"/lab-guests-*
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -43,11 +44,15 @@ if run tree 900 scripts/assemble.sh; then
 	# toolstack (fetched through apt)
 	run xen 600 make -s xen
 	if run kernel 3600 scripts/build-kernel.sh; then
+		kernel=1
 		run static 900 scripts/static.sh
 		run abi 300 sh -c 'scripts/abi-check.sh > out/abi.tap'
 		run selftests 600 scripts/build-selftests.sh
 	fi
-	run perf 1800 scripts/build-perf.sh
+	run perf 1800 scripts/build-perf.sh && perf=1 || perf=
+	# The packages of the lab's kernel (make deb DEB_CONFIG=lab, from
+	# build/kernel) and of our perf, and what they hold: out/deb.tap
+	[ -n "$kernel" ] && [ -n "$perf" ] && run deb 900 sh -c 'tests/deb/run.sh > out/deb.tap'
 	run qemu 2400 scripts/build-qemu.sh && qemu=1 || qemu=
 	# The emulated PMU natively, without Xen: out/qemu-pmu.tap
 	[ -n "$qemu" ] && run qemu-pmu 900 tests/qemu-pmu/run.sh
@@ -93,4 +98,5 @@ python3 scripts/summary.py --out "$out" \
 	--tap checkpatch=out/checkpatch.tap --tap static=out/static.tap \
 	--tap abi=out/abi.tap --tap harness=out/harness.tap \
 	--tap treetools=out/treetools.tap --tap qemu-pmu=out/qemu-pmu.tap \
+	--tap deb=out/deb.tap \
 	"${args[@]}" | tee "$out/summary.txt"
