@@ -8,7 +8,7 @@ S := scripts
 O := out
 
 .PHONY: all deps tree kernel perf selftests initramfs xen lab-images guest-images \
-	check run run-guests soak series static abi harness refresh deb bench qemu qemu-test clean help
+	check run run-guests soak series static abi harness refresh deb debian-dom0 bench qemu qemu-test clean help
 
 all: lab-images
 
@@ -18,7 +18,10 @@ help:
 	@echo "make check    every test layer, one summary ending in 'N passed, N failed'"
 	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
-	@echo "make deb      Debian packages of our kernel for a real Xen host (hours)"
+	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (hours;"
+	@echo "             DEB_CONFIG=lab: the lab's kernel, minutes)"
+	@echo "make debian-dom0  the lab kernel's packages installed in a Debian 13 root with Xen 4.20,"
+	@echo "             booted as its dom0 under our QEMU and checked"
 	@echo "make soak     60 s at the highest sampling rate in all mode with 100 CPU hotplug cycles"
 	@echo "make bench    driver costs, perf report and split speed, build and boot timings"
 	@echo "make qemu     our QEMU with an emulated PMU for TCG: out/qemu-system-x86_64"
@@ -84,8 +87,12 @@ run-guests: guest-images qemu
 refresh:
 	@python3 $(S)/refresh.py
 
-deb: tree
+deb: tree perf
 	@$(S)/deb.sh
+
+debian-dom0: tree perf qemu
+	@DEB_CONFIG=lab $(S)/deb.sh
+	@$(S)/debian-dom0.sh
 
 soak: lab-images qemu
 	@LAB_PMU=$${LAB_PMU:-amd} LAB_DOM0=kunit.enable=0 LAB_TIMEOUT=900 $(S)/lab.sh soak soak on; \
