@@ -250,22 +250,27 @@ awk -v d="d$d3" '$1 != d { next }
 result $? "d$d3: on pCPU 0, then on pCPU 1 from its move (xl vcpu-pin)"
 awk -v n="$host_cpus" '$2 >= n { bad++ } END { exit bad != 0 || n == 0 }' /tmp/s.all
 result $? "every sample's pCPU is one of the host's $host_cpus"
-# the shares: the busy guest's loop leads its pCPU, Xen included, and the
-# light guest has a small part of its pCPU.  What else runs on pCPU 1:
-# dom0's PMI handler, and Xen, whose share under TCG is large at any rate
-# (each entry into Xen or a PV kernel switches page tables, which costs
-# QEMU a full TLB flush), and d3 for a few seconds
+# the shares: the busy guest's loop dominates the domains of its pCPU and
+# the light guest has a small part of its pCPU.  What else runs on pCPU 1:
+# dom0's PMI handler, d3 for a few seconds, and Xen, whose share under TCG
+# is that of an emulated hypervisor, not of a real one (each entry into
+# Xen or a PV kernel switches page tables, which costs QEMU a full TLB
+# flush; the vPMU's context switch is emulated MSR by MSR): from 37% to
+# 46% of pCPU 1 in the lab's runs, with d1 at 41% to 49%, so Xen is
+# reported and not ranked.  d1: twice any other domain on pCPU 1 and over
+# a third of all its samples, Xen's included.
 awk -v b="d$d1" -v l="d$d2" '
 	$2 == 1 { n1++; c[$1]++ }
 	$2 == 0 { n0++; if ($1 == l) g0++ }
 	END {
 		top = ""
-		for (d in c) if (d != b && c[d] > c[top]) top = d
-		printf "# pCPU 1: %d samples, %d of %s, %d of the next domain (%s)\n", n1, c[b], b, c[top], top
+		for (d in c) if (d != b && d != "xen" && c[d] > c[top]) top = d
+		printf "# pCPU 1: %d samples, %d of %s, %d of Xen, %d of the next domain (%s)\n",
+			n1, c[b], b, c["xen"], c[top], top
 		printf "# pCPU 0: %d samples, %d of %s\n", n0, g0, l
-		exit !(n0 && n1 && c[b] > c[top] && g0 * 4 < n0)
+		exit !(n0 && n1 && c[b] > 2 * c[top] && c[b] * 3 > n1 && g0 * 4 < n0)
 	}' /tmp/s.all
-result $? "d$d1 (busy) leads pCPU 1, Xen included, and d$d2 (light) has under a quarter of pCPU 0"
+result $? "d$d1 (busy) has twice any other domain and over a third of pCPU 1, d$d2 (light) under a quarter of pCPU 0"
 # the destroyed guest: samples up to its end, none after dom0's mark
 awk -v d="d$d3" '$1 == d { n++; if ($4 > last) last = $4 }
 	$5 == "mark" && mark == "" { mark = $4 }
