@@ -18,7 +18,7 @@ help:
 	@echo "make check    every test layer, one summary ending in 'N passed, N failed'"
 	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
-	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (hours;"
+	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (~4 h;"
 	@echo "             DEB_CONFIG=lab: the lab's kernel, minutes)"
 	@echo "make debian-dom0  the lab kernel's packages installed in a Debian 13 root with Xen 4.20,"
 	@echo "             booted as its dom0 under our QEMU and checked"
