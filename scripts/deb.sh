@@ -20,7 +20,8 @@
 # gzip; xz costs minutes on a distribution kernel).
 # Artifacts: out/deb/ holds this run's packages only: linux-image-<release>,
 # linux-headers-<release>, linux-libc-dev, xenpmu-perf; out/deb/release
-# (the kernel release) and out/deb/version (the packages' version).
+# (the kernel release), out/deb/version (the packages' version) and
+# out/deb/stamp (what they were made of).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,6 +90,20 @@ export KDEB_CHANGELOG_DIST=${KDEB_CHANGELOG_DIST:-unstable}
 export DEBFULLNAME=${DEBFULLNAME:-$(git -C "$top" log -1 --format=%an 2>/dev/null || echo xenpmu)}
 export DEBEMAIL=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || echo xenpmu@localhost)}
 
+# A stamp: out/deb already holds the packages of these inputs when none
+# changed (the assembled tree's commit and edits, the kernel's
+# configuration, image and modules, our perf, the packaging files, the
+# version): a second make check in one clone packages nothing again.
+key=$( { echo "$config $release $version"; git -C "$top" rev-parse HEAD 2>/dev/null
+	 git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD
+	 find "$dout" -name '*.ko' | sort | xargs -r sha1sum
+	 sha1sum "$dout/.config" "$dout/arch/x86/boot/bzImage" "$out/perf" "$top/scripts/deb.sh" \
+		"$top/scripts/deb-perf.sh" "$top"/packaging/xenpmu-perf/*; } 2>&1 | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$out/deb/stamp" 2>/dev/null)" = "$key" ]; then
+	step "deb: out/deb is up to date ($release, $version)"
+	exit 0
+fi
+
 # bindeb-pkg writes next to the build directory
 parent=$(dirname "$dout")
 rm -f "$parent"/linux-{image,headers,libc-dev}*_"$version"_*.deb \
@@ -106,4 +121,5 @@ step "deb: kernel packages in $(( $(date +%s) - start )) s"
 "$top/scripts/deb-perf.sh" "$release" "$version"
 echo "$release" > "$out/deb/release"
 echo "$version" > "$out/deb/version"
+echo "$key" > "$out/deb/stamp"
 ls -l "$out/deb" >&2
