@@ -96,7 +96,7 @@ export DEBEMAIL=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || e
 # version): a second make check in one clone packages nothing again.
 key=$( { echo "$config $release $version"; git -C "$top" rev-parse HEAD 2>/dev/null
 	 git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD
-	 find "$dout" -name '*.ko' | sort | xargs -r sha1sum
+	 find "$dout" -path "$dout/debian" -prune -o -name '*.ko' -print | sort | xargs -r sha1sum
 	 sha1sum "$dout/.config" "$dout/arch/x86/boot/bzImage" "$out/perf" "$top/scripts/deb.sh" \
 		"$top/scripts/deb-perf.sh" "$top"/packaging/xenpmu-perf/*; } 2>&1 | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$out/deb/stamp" 2>/dev/null)" = "$key" ]; then
