@@ -93,7 +93,10 @@ export DEBEMAIL=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || e
 # A stamp: out/deb already holds the packages of these inputs when none
 # changed (the assembled tree's commit and edits, the kernel's
 # configuration, image and modules, our perf, the packaging files, the
-# version): a second make check in one clone packages nothing again.
+# version): a second make deb with nothing changed packages nothing.
+# Within make check it packages again: its kernel step and bindeb-pkg's
+# own make relink vmlinux in turn (a new UTS_VERSION, so a new bzImage;
+# why kbuild relinks there is not traced yet).
 key=$( { echo "$config $release $version"; git -C "$top" rev-parse HEAD 2>/dev/null
 	 git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD
 	 find "$dout" -path "$dout/debian" -prune -o -name '*.ko' -print | sort | xargs -r sha1sum
