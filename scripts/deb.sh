@@ -22,6 +22,9 @@
 # linux-headers-<release>, linux-libc-dev, xenpmu-perf; out/deb/release
 # (the kernel release), out/deb/version (the packages' version) and
 # out/deb/stamp (what they were made of).
+#
+# usage: deb.sh [--configure]  (--configure: only configure the build
+# directory, for scripts/deb-estimate.sh)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,7 +46,7 @@ debian)
 	[ -r "$dconf" ] || die "$dconf missing (package linux-config-6.12)" ;;
 *)	die "DEB_CONFIG=$config: lab or debian" ;;
 esac
-kmake() { make -C "$tree" O="$dout" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs" "$@"; }
+kmake() { make -C "$tree" O="$dout" "${kbuild_vars[@]}" -j"$jobs" "$@"; }
 
 if [ "$config" = debian ]; then
 	mkdir -p "$dout"
@@ -78,6 +81,7 @@ if [ "$config" = debian ]; then
 	done < "$top/configs/host.config"
 	[ -z "$missing" ] || die "kernel config lost:$missing (unmet dependencies?)"
 fi
+[ "${1:-}" = --configure ] && exit 0
 
 release=$(kmake -s kernelrelease)
 kversion=$(kmake -s kernelversion)
@@ -94,9 +98,8 @@ export DEBEMAIL=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || e
 # changed (the assembled tree's commit and edits, the kernel's
 # configuration, image and modules, our perf, the packaging files, the
 # version): a second make deb with nothing changed packages nothing.
-# Within make check it packages again: its kernel step and bindeb-pkg's
-# own make relink vmlinux in turn (a new UTS_VERSION, so a new bzImage;
-# why kbuild relinks there is not traced yet).
+# (It holds only while every kbuild run in the build directory uses the
+# same make variables, lib.sh's kbuild_vars.)
 key=$( { echo "$config $release $version"; git -C "$top" rev-parse HEAD 2>/dev/null
 	 git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD
 	 find "$dout" -path "$dout/debian" -prune -o -name '*.ko' -print | sort | xargs -r sha1sum
