@@ -18,13 +18,21 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1${2:+ # $2}"; }
 is() { local what=$1; shift; if "$@" >/dev/null 2>"$work/err"; then ok "$what"; else no "$what" "$(tail -1 "$work/err")"; fi; }
 
-echo "1..16"
+echo "1..17"
+# kbuild numbers each link of vmlinux in .version
+links() { cat "$top/build/kernel/.version" 2>/dev/null || echo none; }
+before=$(links)
 if [ "${DEB_TEST_NOBUILD:-}" = 1 ] ||
    DEB_CONFIG=lab "$top/scripts/deb.sh" > "$out/deb-build.log" 2>&1; then
 	ok "make deb DEB_CONFIG=lab: the packages built, or up to date by its stamp"
 else
 	no "make deb DEB_CONFIG=lab: the packages built, or up to date by its stamp" "$(tail -1 "$out/deb-build.log")"
 fi
+# One kernel build: packaging the lab's kernel after make check's other
+# kbuild runs in build/kernel (static, selftests) links nothing again.
+[ "$before" != none ] && [ "$(links)" = "$before" ] &&
+	ok "the lab kernel was not linked again for its packages (link #$before)" ||
+	no "the lab kernel was not linked again for its packages" "link #$before before, #$(links) after"
 release=$(cat "$deb/release" 2>/dev/null)
 version=$(cat "$deb/version" 2>/dev/null)
 : "${release:=missing}" "${version:=missing}"
