@@ -8,7 +8,7 @@ S := scripts
 O := out
 
 .PHONY: all deps tree kernel perf selftests initramfs xen lab-images guest-images \
-	check run run-guests soak series static abi harness refresh deb debian-dom0 bench qemu qemu-test clean help
+	check run run-guests soak series static abi harness refresh deb deb-estimate debian-dom0 bench qemu qemu-test clean help
 
 all: lab-images
 
@@ -20,6 +20,8 @@ help:
 	@echo "make refresh  save edits made inside build/linux back into the repository"
 	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (~4 h;"
 	@echo "             DEB_CONFIG=lab: the lab's kernel, minutes)"
+	@echo "make deb-estimate  how long make deb's full build takes here, from a random sample"
+	@echo "             of its objects (about 30 min on 2 cores): out/deb-estimate.txt"
 	@echo "make debian-dom0  the lab kernel's packages installed in a Debian 13 root with Xen 4.20,"
 	@echo "             booted as its dom0 under our QEMU and checked"
 	@echo "make soak     60 s at the highest sampling rate in all mode with 100 CPU hotplug cycles"
@@ -89,6 +91,9 @@ refresh:
 
 deb: tree perf
 	@$(S)/deb.sh
+
+deb-estimate: tree
+	@$(S)/deb-estimate.sh
 
 debian-dom0: tree perf qemu
 	@DEB_CONFIG=lab $(S)/deb.sh
