@@ -3,11 +3,13 @@
 #
 # Export the assembled change as a git format-patch series in out/series/
 # and run checkpatch --strict over every patch.  TAP in out/checkpatch.tap,
-# checkpatch's full report in out/checkpatch.log.
+# checkpatch's full report in out/checkpatch.log.  A patch whose report
+# is in the cache (below) is not checked again.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/lib.sh"
+# XENPMU_TOP: another repository (the tree tooling's own tests).
+top=${XENPMU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/lib.sh"
 tree=$top/build/linux
 rm -rf "$out/series"
 git -C "$tree" format-patch -q --cover-letter -o "$out/series" refs/tags/pristine..HEAD
@@ -17,17 +19,35 @@ mapfile -t pl < <(ls "$out/series"/*.patch | grep -v '/0000-cover-letter.patch$'
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# checkpatch's reports by what they depend on (the patch, the options,
+# checkpatch and its data files), outside the clone like the ccache: a
+# patch that did not change is not checked again.  Reports of a run that
+# did not finish are not kept.
+cache=${XENPMU_CHECKPATCH_CACHE:-/var/cache/xenpmu/checkpatch}
+mkdir -p "$cache"
+tool=$( (cd "$tree" && cat scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch 2>/dev/null || true) | sha1sum | cut -d' ' -f1)
+
 # checkpatch_one N PATCH: its report in $work/N
 checkpatch_one() {
-	local opts=()
+	local opts=() key
 	# perf test shows line 2 of a shell test as its description, so
 	# perf's shell tests (upstream's too) carry the SPDX tag on line
 	# 3: a patch of only those (and MAINTAINERS) skips that one rule.
 	grep '^diff --git ' "$2" | awk '{ sub(/^a\//, "", $3); print $3 }' |
 		grep -qv -e '^tools/perf/tests/shell/.*\.sh$' -e '^MAINTAINERS$' ||
 		opts=(--ignore SPDX_LICENSE_TAG)
+	# (line 1 names the commit, which changes with any commit before it)
+	key=$( { echo "$tool ${opts[*]} ${2##*/}"; tail -n +2 "$2"; } | sha1sum | cut -d' ' -f1)
+	if [ -s "$cache/$key" ]; then
+		cp "$cache/$key" "$work/$1"
+		return
+	fi
 	(cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --showfile \
 		"${opts[@]}" "$2" > "$work/$1" 2>&1 || true)
+	if grep -q '^total: ' "$work/$1" && ! grep -q '^Traceback' "$work/$1"; then
+		cp "$work/$1" "$cache/$key.$$" && mv "$cache/$key.$$" "$cache/$key"
+	fi
 }
 
 # One checkpatch per CPU at a time

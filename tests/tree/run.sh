@@ -25,6 +25,19 @@ mkdir -p "$work/src/linux-source-6.12/arch/x86" "$work/src/linux-source-6.12/dri
 printf 'config X86\n\tbool\n' > "$work/src/linux-source-6.12/arch/x86/Kconfig"
 printf 'obj-y += a.o\n' > "$work/src/linux-source-6.12/arch/x86/Makefile"
 printf 'unrelated\n' > "$work/src/linux-source-6.12/drivers/other.c"
+# a checkpatch that counts its runs and finds an error in "BAD"
+mkdir -p "$work/src/linux-source-6.12/scripts"
+cat > "$work/src/linux-source-6.12/scripts/checkpatch.pl" <<'EOT'
+#!/bin/sh
+echo run >> "$CHECKPATCH_RUNS"
+for f; do :; done
+grep -q BAD "$f" && { echo "ERROR: BAD"; echo "total: 1 errors, 0 warnings, 0 checks, 1 lines checked"; exit 1; }
+echo "total: 0 errors, 0 warnings, 0 checks, 1 lines checked"
+EOT
+chmod +x "$work/src/linux-source-6.12/scripts/checkpatch.pl"
+export CHECKPATCH_RUNS=$work/checkpatch-runs XENPMU_CHECKPATCH_CACHE=$work/checkpatch-cache
+runs() { cat "$CHECKPATCH_RUNS" 2>/dev/null | wc -l; }
+series() { "$here/scripts/series.sh"; }
 tar -C "$work/src" -cJf "$LINUX_TARBALL" linux-source-6.12
 
 # Our repository: one file of ours plus the line that builds it.
@@ -49,12 +62,28 @@ diff --git a/arch/x86/Makefile b/arch/x86/Makefile
 EOT
 printf 'ours.overlay ours.patch\n' > "$XENPMU_TOP/patches/series"
 
-echo "1..12"
+echo "1..15"
 check "assembles pristine plus one commit per line" assemble
 [ "$(git -C "$tree" rev-list --count refs/tags/pristine..HEAD)" = 1 ] &&
 	grep -q 'ours.o' "$tree/arch/x86/Makefile" && cmp -s "$tree/arch/x86/ours.c" "$XENPMU_TOP/arch/x86/ours.c" &&
 	[ "$(git -C "$tree" log -1 --format=%s)" = "x86: add ours" ] &&
 	ok "the commit has the overlay's message, file and patch" || no "the commit has the overlay's message, file and patch"
+
+series >/dev/null 2>&1
+grep -qx 'ok 1 - 0001-x86-add-ours.patch' "$XENPMU_TOP/out/checkpatch.tap" && [ "$(runs)" = 1 ] &&
+	ok "make series: the patch checked once, clean" || no "make series: the patch checked once, clean # $(runs) runs"
+series >/dev/null 2>&1
+grep -qx 'ok 1 - 0001-x86-add-ours.patch' "$XENPMU_TOP/out/checkpatch.tap" && [ "$(runs)" = 1 ] &&
+	ok "a second make series takes the unchanged patch's report from the cache" ||
+	no "a second make series takes the unchanged patch's report from the cache # $(runs) runs"
+printf 'int ours; /* BAD */\n' > "$XENPMU_TOP/arch/x86/ours.c"
+assemble >/dev/null 2>&1
+series >/dev/null 2>&1
+grep -q '^not ok 1 - 0001-x86-add-ours.patch # total: 1 errors' "$XENPMU_TOP/out/checkpatch.tap" &&
+	[ "$(runs)" = 2 ] && ok "a changed patch is checked again, and its error reported" ||
+	no "a changed patch is checked again, and its error reported # $(runs) runs"
+printf 'int ours;\n' > "$XENPMU_TOP/arch/x86/ours.c"
+assemble >/dev/null 2>&1
 
 sleep 1.1
 m1=$(mtime arch/x86/ours.c) m2=$(mtime drivers/other.c) m3=$(mtime arch/x86/Makefile)
