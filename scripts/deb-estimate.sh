@@ -164,7 +164,7 @@ print(f"wall per object: {mean:.3f} s (standard error {se:.3f}); "
       f"CPU per object: {sum(cpu) / k:.3f} s")
 print(f"modules linked: {int(mods_built)} of {int(mods)} in {mods_wall:.0f} s, "
       f"{per_mod:.3f} s each")
-print(f"estimate: prepare {prep_wall / 60:.0f} min + compiling {compile_s / 60:.0f} min "
+print(f"estimate: prepare {prep_wall:.0f} s + compiling {compile_s / 60:.0f} min "
       f"(+/- {total * se / 60:.0f} min, one standard error) + modules {link_s / 60:.0f} min "
       f"= {(prep_wall + compile_s + link_s) / 60:.0f} min, without vmlinux's link and the packaging")
 EOF
