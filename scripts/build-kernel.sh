@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${KTREE:-$top/build/linux}
 kout=${KOUT:-$top/build/kernel}
 frags=${KFRAGMENTS:-"$top/configs/lab.config $top/configs/debug.config $top/configs/dom0-disk.config"}
-kmake() { make -C "$tree" O="$kout" "${kbuild_vars[@]}" -j"$jobs" "$@"; }
+kmake() { kbuild "$tree" "$kout" "$@"; }
 
 mkdir -p "$kout"
 fp=$(cat $frags | sha1sum | cut -d' ' -f1)

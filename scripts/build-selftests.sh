@@ -11,7 +11,7 @@ tree=$top/build/linux
 kout=${KOUT:-$top/build/kernel}
 sout=$top/build/selftests/xen/pmu
 
-make -s -C "$tree" O="$kout" "${kbuild_vars[@]}" -j"$jobs" headers >/dev/null
+kbuild "$tree" "$kout" -s headers >/dev/null
 rm -rf "$sout"	# never pack a binary a failed build left behind
 mkdir -p "$sout"
 step "building kselftests (xen/pmu)"

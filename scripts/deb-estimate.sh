@@ -60,7 +60,7 @@ fi
 # An empty ccache: every compile misses, as in a first build.
 export CCACHE_DIR=$work/ccache
 mkdir -p "$CCACHE_DIR"
-kmake() { make -C "$tree" O="$dout" "${kbuild_vars[@]}" -j"$jobs" "$@"; }
+kmake() { kbuild "$tree" "$dout" "$@"; }
 kmake -s olddefconfig > /dev/null
 
 if [ ! -s "$work/prepare.time" ]; then
@@ -126,8 +126,8 @@ if [ ! -s "$work/modules.time" ]; then
 	rm -f "$work/modules.time.tmp"
 fi
 
-cat "$work"/batch.??.time > "$work/batches.txt"
 python3 - "$work" "$total" "$nmod" "$jobs" "$sample" "$seed" <<'EOF' | tee "$report"
+import glob
 import math
 import sys
 
@@ -136,7 +136,7 @@ total, nmod, jobs, sample = map(int, sys.argv[2:6])
 seed = sys.argv[6]
 def floats(name):
     return [list(map(float, l.split())) for l in open(f"{work}/{name}") if l.strip()]
-rows = floats("batches.txt")
+rows = [floats(f[len(work) + 1:])[0] for f in sorted(glob.glob(f"{work}/batch.??.time"))]
 prep_wall, prep_cpu = floats("prepare.time")[0]
 fixed = floats("fixed.time")[0][0]
 mods, mods_built, mods_wall, _ = floats("modules.time")[0]

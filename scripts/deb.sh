@@ -46,7 +46,7 @@ debian)
 	[ -r "$dconf" ] || die "$dconf missing (package linux-config-6.12)" ;;
 *)	die "DEB_CONFIG=$config: lab or debian" ;;
 esac
-kmake() { make -C "$tree" O="$dout" "${kbuild_vars[@]}" -j"$jobs" "$@"; }
+kmake() { kbuild "$tree" "$dout" "$@"; }
 
 if [ "$config" = debian ]; then
 	mkdir -p "$dout"
@@ -95,11 +95,12 @@ export DEBFULLNAME=${DEBFULLNAME:-$(git -C "$top" log -1 --format=%an 2>/dev/nul
 export DEBEMAIL=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || echo xenpmu@localhost)}
 
 # A stamp: out/deb already holds the packages of these inputs when none
-# changed (the assembled tree's commit and edits, the kernel's
+# changed (this repository's commit, named in xenpmu-perf's changelog; the
+# assembled tree's commit and edits, the kernel's
 # configuration, image and modules, our perf, the packaging files, the
 # version): a second make deb with nothing changed packages nothing.
-# (It holds only while every kbuild run in the build directory uses the
-# same make variables, lib.sh's kbuild_vars.)
+# (It holds only while every kbuild run in the build directory goes
+# through lib.sh's kbuild, with the same make variables.)
 key=$( { echo "$config $release $version"; git -C "$top" rev-parse HEAD 2>/dev/null
 	 git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD
 	 find "$dout" -path "$dout/debian" -prune -o -name '*.ko' -print | sort | xargs -r sha1sum

@@ -14,11 +14,16 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 mkdir -p "$CCACHE_DIR"
 
 jobs=${JOBS:-$(nproc)}
-# The make variables of every kbuild run in a build directory of ours.
-# One set for all: a run with another HOSTCC rebuilds the host tools, and
+# kbuild TREE OUT ARGS...: make in source tree TREE with build directory
+# OUT.  Every kbuild run of ours goes through here, so all use the same
+# make variables: a run with another HOSTCC rebuilds the host tools, and
 # one without LOCALVERSION= gets a "+" on the release from the assembled
 # tree's git state, so the next run relinks vmlinux (and make deb's stamp
 # never holds).
-kbuild_vars=(CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=)
+kbuild() {
+	local tree=$1 o=$2
+	shift 2
+	make -C "$tree" O="$o" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs" "$@"
+}
 out=$top/out
 mkdir -p "$out"

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 tree=$top/build/linux
 kout=${KOUT:-$top/build/kernel}
-kmake() { make -C "$tree" O="$kout" "${kbuild_vars[@]}" -j"$jobs" "$@"; }
+kmake() { kbuild "$tree" "$kout" "$@"; }
 
 # check NAME MAKE-ARGS...: one TAP line; any diagnostic fails it.
 check() {
