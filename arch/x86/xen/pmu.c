@@ -507,10 +507,15 @@ static u64 xen_pmu_global_mask(const struct xen_pmu_model *m)
  * always so; before it, with event delivery masked so that the handler
  * cannot flush in between, the page's flag tells.  Reads are then served
  * from the page: on AMD, perf's wait for an overflowed counter to be reset
- * (which only the handler does) would otherwise trap 50 times.  Writes
- * before the handler still trap: Xen applies them to its own copy, the
- * flush reloads the page over it, and the page keeps the overflow for
- * perf's handler to see and sample.
+ * (which only the handler does) would otherwise trap 50 times.  Writes go
+ * to the page as well.  A trapped one would reach only Xen's own copy,
+ * which the flush reloads the page over: perf's tick, which reads a
+ * counter and loads the next period, would then take the period as loaded
+ * while the counter kept its old value, and the next read would add a
+ * period that never elapsed (or, behind the old value, nearly 2^48) to
+ * the event's count, from which frequency mode computes every later
+ * period.  As on hardware, a counter loaded before the handler runs no
+ * longer shows its overflow there (on Intel the status bit still does).
  */
 static bool xen_pmu_page_ours(const struct xen_pmu_cpu *c)
 {
@@ -568,12 +573,13 @@ EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_read);
  * @msr: MSR index
  * @val: the value
  *
- * Inside the PMI window the write goes to the page, where Xen takes it at
- * XENPMU_flush: GLOBAL_OVF_CTRL writes accumulate (Xen applies only the
- * page's final value) and clear their bits from the cached status, so
- * that perf's handler sees them acknowledged.  Outside the window the
- * write is the caller's to make; an event select is remembered so that
- * reading it back needs no trap.
+ * While the page holds the context (in the PMI window, or with the PMI
+ * pending and interrupts off) the write goes to the page, where Xen takes
+ * it at XENPMU_flush: GLOBAL_OVF_CTRL writes accumulate (Xen applies only
+ * the page's final value) and clear their bits from the cached status, so
+ * that perf's handler sees them acknowledged.  Otherwise the write is the
+ * caller's to make; an event select is remembered so that reading it back
+ * needs no trap.
  *
  * Return: true if the write was served from the page.
  */
@@ -590,7 +596,7 @@ VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr,
 		c->shadow_sel[r.idx] = val;
 		__set_bit(r.idx, &c->shadow_valid);
 	}
-	if (!c->in_pmi) {
+	if (!xen_pmu_page_ours(c)) {
 		c->stats.msr_trapped++;
 		return false;
 	}
@@ -613,7 +619,7 @@ VISIBLE_IF_KUNIT bool xen_pmu_cpu_msr_write(struct xen_pmu_cpu *c, u32 msr,
 		WRITE_ONCE(*slot, val);
 		break;
 	}
-	c->stats.msr_emulated++;
+	xen_pmu_served(c, &c->stats.msr_emulated);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_write);

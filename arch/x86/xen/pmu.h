@@ -120,7 +120,7 @@ struct xen_pmu_model {
  * @rdpmc_trapped: RDPMC emulated by a trapped MSR read
  * @lvtpc: XENPMU_lvtpc_set hypercalls
  * @bad_samples: samples whose ids from Xen could not be valid
- * @pending: reads served from the page (of @msr_emulated and
+ * @pending: accesses served from the page (of @msr_emulated and
  *	@rdpmc_emulated) while Xen held a PMI for this vCPU, before
  *	VIRQ_XENPMU was handled
  */
