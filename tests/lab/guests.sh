@@ -104,7 +104,7 @@ guest_tap() {
 # samples FILE: "domain pcpu vcpu time comm" per sample (perf script
 # prints the domain, pCPU and vCPU first, then the comm and the time)
 samples() {
-	perf script -i "$1" -F comm,time,domid,pcpu,vcpu 2> /dev/null | awk '{
+	perf script -i "$1" -F comm,time,domid,pcpu,vcpu,period 2> /dev/null | awk '{
 		d = p = v = t = c = ""
 		for (i = 1; i <= NF; i++) {
 			x = $i
@@ -113,7 +113,7 @@ samples() {
 			else if (x ~ /^VCPU:/) { v = substr(x, 6); if (v == "") v = $(++i); c = $(++i) }
 			else if (x ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", x); t = x }
 		}
-		print d, p + 0, v + 0, t, c }'
+		print d, p + 0, v + 0, t, c, $NF }'
 }
 
 snapshot_stats() { cp "$stats" "/tmp/stats.$1"; }
@@ -220,13 +220,33 @@ result $? "xl create d4 (self, 1 vCPU on pCPU 1)"
 samples "$data" > /tmp/s.all
 awk '{ c[$1]++ } END { for (d in c) printf "# samples of %s: %d\n", d, c[d] }' /tmp/s.all | sort
 # where each pCPU's samples went
-awk '{ c[$2 " " $1]++ } END { for (k in c) print "# pCPU " k ": " c[k] }' /tmp/s.all | sort
+awk '{ c[$2 " " $1]++; w[$2 " " $1] += $6 } END { for (k in c) print "# pCPU " k ": " c[k] " samples, period " w[k] }' /tmp/s.all | sort
+# periods over time, per pCPU: 10 bins
+awk '{ print $4, $2, $1, $6 }' /tmp/s.all | sort -n | awk '{ t[NR] = $1; p[NR] = $2; d[NR] = $3; w[NR] = $4 }
+	END { for (i = 1; i <= NR; i += int(NR / 40) + 1) printf "# period at %s pCPU %s %s: %s\n", t[i], p[i], d[i], w[i] }'
+sort -k6,6nr /tmp/s.all | head -12 | sed 's/^/# longest period: /'
+paste /tmp/stats.a /tmp/stats.b | sed 's/^/# stats: /'
 for d in xen dom0 d$d1 d$d2 d$d3; do
 	awk -v d="$d" '$1 == d { n++ } END { exit n == 0 }' /tmp/s.all
 	result $? "$d has samples"
 done
 perf xen -i "$data" report --stdio -q --sort domain 2> /dev/null > /tmp/r.domain
 sed 's/^/# report: /' /tmp/r.domain
+# The report's Overhead column is weighted by period: in frequency mode each
+# domain's share by period must be its share by samples, within 5 points,
+# and no period may be far beyond the rest (perf's tick once took a
+# counter's lost reload as counted cycles: Xen 99.98% by period for 41% of
+# the samples, one sample of 9e12 cycles where -F 50 gives 2e7).
+awk '{ n[$1]++; w[$1] += $6; N++; W += $6; if ($6 > max) max = $6 }
+	END { bad = 0
+	      for (d in n) {
+		      a = 100 * n[d] / N; b = 100 * w[d] / W
+		      printf "# share of %s: %.1f%% of the samples, %.1f%% by period\n", d, a, b
+		      if (a - b > 5 || b - a > 5) bad++
+	      }
+	      printf "# longest period %d, mean %d\n", max, W / N
+	      exit bad || max > 16 * W / N }' /tmp/s.all
+result $? "every domain's share by period is its share by samples (within 5 points) and no period is over 16 times the mean"
 for d in xen dom0 d$d1 d$d2 d$d3; do
 	grep -Eq "^ +[0-9.]+% +$d *\$" /tmp/r.domain
 	result $? "perf xen report --sort domain has a row for $d"
