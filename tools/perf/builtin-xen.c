@@ -27,6 +27,14 @@
 #define XEN_PMU_MODE		XEN_SYSFS "/pmu/pmu_mode"
 #define XEN_XENSYMS		"/proc/xen/xensyms"
 #define XEN_REPORT_SORT		"domain,vcpu,comm,dso,sym"
+/*
+ * Without -c or -F, record samples with a fixed period: this many a second
+ * of a busy CPU's clock (of 1 GHz when /proc/cpuinfo has none).  In all
+ * mode a pCPU's PMIs go through Xen to one of dom0's vCPUs, so the rate is
+ * well below perf's default frequency.
+ */
+#define XEN_RECORD_HZ		100
+#define XEN_RECORD_DEFAULT_HZ	1000000000ULL
 
 static const char *xen_file_name;
 static const char *xen_mode = "all";
@@ -145,35 +153,97 @@ static void xen_save_xensyms(const char *data)
 	free(dst);
 }
 
+/* cmd io file, the EXTRA arguments (NULL-terminated), then argv[1..] */
 static const char **xen_argv(const char *cmd, const char *io, int argc, const char **argv,
-			     const char *extra, const char *extra_val, int *nr)
+			     const char * const *extra, int *nr)
 {
-	const char **new = calloc(argc + 6, sizeof(*new));
-	int i = 0, j;
+	const char **new;
+	int i = 0, j, n = 0;
 
+	while (extra[n])
+		n++;
+	new = calloc(argc + n + 3, sizeof(*new));
 	if (!new)
 		return NULL;
 	new[i++] = cmd;
 	new[i++] = io;
 	new[i++] = xen_file_name;
-	new[i++] = extra;
-	if (extra_val)
-		new[i++] = extra_val;
+	for (j = 0; j < n; j++)
+		new[i++] = extra[j];
 	for (j = 1; j < argc; j++)
 		new[i++] = argv[j];
 	*nr = i;
 	return new;
 }
 
+/*
+ * 'c' when the record options choose a period (-c), 'F' a frequency (-F),
+ * else 0.  Options come before "--" and the command; an option's value
+ * (-e cycles) is never one of these.
+ */
+static int xen_record_sampling(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--count", 7) && (!a[7] || a[7] == '='))
+			return 'c';
+		if (!strncmp(a, "--freq", 6) && (!a[6] || a[6] == '='))
+			return 'F';
+		if (a[0] == '-' && (a[1] == 'c' || a[1] == 'F'))
+			return a[1];
+	}
+	return 0;
+}
+
+/* The CPU's clock in Hz, from /proc/cpuinfo's first "cpu MHz", or 0. */
+static u64 xen_cpu_hz(void)
+{
+	char line[256];
+	double mhz = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
+			break;
+	fclose(f);
+	return mhz > 0 ? (u64)(mhz * 1e6) : 0;
+}
+
 static int xen_record(int argc, const char **argv)
 {
+	const char *extra[] = { "-a", "--sample-virt-id", NULL, NULL, NULL };
 	const char **rec_argv;
-	char mode[16];
+	char mode[16], period[32];
 	int nr, ret;
 
 	ret = xen_check_host() ?: xen_get_mode(mode, sizeof(mode));
 	if (ret)
 		return ret;
+
+	switch (xen_record_sampling(argc, argv)) {
+	case 'F':
+		if (!strcmp(xen_mode, "all"))
+			pr_warning("perf xen: -F in all mode: dom0's ticks reprogram counters whose PMI is\n"
+				   "still on its way through Xen, and those samples are lost, so shares are\n"
+				   "skewed; -c <period> loses none (perf-xen(1)).\n");
+		break;
+	case 0:
+		/* A fixed period: XEN_RECORD_HZ samples a second of a busy pCPU's clock. */
+		snprintf(period, sizeof(period), "%llu",
+			 (unsigned long long)((xen_cpu_hz() ?: XEN_RECORD_DEFAULT_HZ) / XEN_RECORD_HZ));
+		extra[2] = "-c";
+		extra[3] = period;
+		pr_info("perf xen: sampling every %s events (-c), %d a second of a busy CPU's clock\n",
+			period, XEN_RECORD_HZ);
+		break;
+	default:
+		break;
+	}
 
 	if (strcmp(mode, xen_mode)) {
 		snprintf(xen_saved_mode, sizeof(xen_saved_mode), "%s", mode);
@@ -186,7 +256,7 @@ static int xen_record(int argc, const char **argv)
 	}
 	xen_save_xensyms(xen_file_name);
 
-	rec_argv = xen_argv("record", "-o", argc, argv, "-a", "--sample-virt-id", &nr);
+	rec_argv = xen_argv("record", "-o", argc, argv, extra, &nr);
 	ret = rec_argv ? cmd_record(nr, rec_argv) : -ENOMEM;
 	free(rec_argv);
 	xen_restore_mode();
@@ -196,6 +266,7 @@ static int xen_record(int argc, const char **argv)
 static int xen_report(int argc, const char **argv)
 {
 	static char *xensyms;
+	static const char * const sort[] = { "--sort", XEN_REPORT_SORT, NULL };
 	const char **rep_argv;
 	int nr, ret;
 
@@ -206,7 +277,7 @@ static int xen_report(int argc, const char **argv)
 	}
 
 	/* Options given after "report", --sort too, override these. */
-	rep_argv = xen_argv("report", "-i", argc, argv, "--sort", XEN_REPORT_SORT, &nr);
+	rep_argv = xen_argv("report", "-i", argc, argv, sort, &nr);
 	ret = rep_argv ? cmd_report(nr, rep_argv) : -ENOMEM;
 	free(rep_argv);
 	return ret;

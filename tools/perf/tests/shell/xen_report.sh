@@ -35,6 +35,24 @@ fi
 	fail "perf xen record did not switch the vPMU to all"
 [ "$(cat /sys/hypervisor/pmu/pmu_mode)" = "$mode" ] ||
 	fail "vPMU mode $(cat /sys/hypervisor/pmu/pmu_mode) after recording, was $mode"
+# without -c or -F: a fixed period, said and recorded
+period=$(sed -n 's/^perf xen: sampling every \([0-9]*\) events (-c).*/\1/p' "$dir/record.log")
+[ -n "$period" ] || fail "perf xen record did not say which period it chose"
+perf evlist -v -i "$data" 2> /dev/null | grep -Eq "sample_freq \}: $period(,|$)" ||
+	fail "the recording's period is not $period: $(perf evlist -v -i "$data" 2>&1)"
+perf evlist -v -i "$data" 2> /dev/null | grep -q 'freq: 1' &&
+	fail "perf xen record recorded in frequency mode"
+# -F is passed on, with a warning in all mode (perf xen record's own);
+# -c silently
+perf xen -o "$data.F" record -e cpu-clock -F 100 -- true > "$dir/record-F.log" 2>&1 ||
+	fail "perf xen record -F 100: $(cat "$dir/record-F.log")"
+grep -q 'perf xen: -F in all mode' "$dir/record-F.log" ||
+	fail "perf xen record -F 100 gave no warning in all mode"
+perf xen -o "$data.c" record -e cpu-clock -c 5000000 -- true > "$dir/record-c.log" 2>&1 ||
+	fail "perf xen record -c 5000000: $(cat "$dir/record-c.log")"
+grep -q 'sampling every\|-F in all mode' "$dir/record-c.log" &&
+	fail "perf xen record -c 5000000 changed or warned about the period"
+rm -f "$data.F" "$data.F.xensyms" "$data.c" "$data.c.xensyms"
 grep -Eq '^[0-9a-f]+ [A-Za-z] [A-Za-z_]' "$data.xensyms" 2> /dev/null ||
 	fail "Xen's symbols not kept in $data.xensyms"
 
