@@ -44,7 +44,7 @@ mv "$out/guest.cpio.tmp" "$out/guest.cpio"
 
 # What the toolstack runs, and every library they load, the toolstack's
 # own from the package and the rest (libc and friends) from this machine
-bins=(xl xenstored xenconsoled xen-init-dom0 libxl-save-helper)
+bins=(xl xenstored xenconsoled xen-init-dom0 libxl-save-helper xenpm)
 libpath=$ts/usr/lib/x86_64-linux-gnu:$ts/lib/x86_64-linux-gnu
 list=$work/toolstack.list
 declare -A dirs=()
