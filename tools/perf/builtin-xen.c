@@ -6,6 +6,7 @@
  * report shows the result domain first; split writes one perf.data file
  * per domain; mode shows or sets the vPMU mode.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #define XEN_SYSFS		"/sys/hypervisor"
 #define XEN_PMU_MODE		XEN_SYSFS "/pmu/pmu_mode"
 #define XEN_XENSYMS		"/proc/xen/xensyms"
+#define XEN_PCPUS		"/sys/devices/system/xen_cpu"
 #define XEN_REPORT_SORT		"domain,vcpu,comm,dso,sym"
 /*
  * Without -c or -F, record samples with a fixed period: this many a second
@@ -214,6 +216,41 @@ static u64 xen_cpu_hz(void)
 	return mhz > 0 ? (u64)(mhz * 1e6) : 0;
 }
 
+/* Xen's pCPUs, as dom0's xen_cpu devices list them, or 0 if unknown. */
+static int xen_nr_pcpus(void)
+{
+	struct dirent *de;
+	DIR *dir = opendir(XEN_PCPUS);
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir)))
+		if (!strncmp(de->d_name, "xen_cpu", 7))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * In all mode only dom0's vCPUs program the counters, each on the pCPU it
+ * runs on, and Xen switches nothing: a pCPU that no dom0 vCPU visits is
+ * never counted.  Say so before recording a host with more pCPUs than
+ * dom0 has vCPUs online.
+ */
+static void xen_check_pcpus(void)
+{
+	long vcpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int pcpus = xen_nr_pcpus();
+
+	if (vcpus <= 0 || pcpus <= vcpus)
+		return;
+	pr_warning("perf xen: Xen has %d pCPUs and dom0 %ld vCPUs online: only the pCPUs where\n"
+		   "dom0's vCPUs run are counted, so with dom0_vcpus_pin pCPUs %ld-%d are not sampled.\n"
+		   "To sample every pCPU, boot Xen with dom0_max_vcpus=%d dom0_vcpus_pin (perf-xen(1)).\n",
+		   pcpus, vcpus, vcpus, pcpus - 1, pcpus);
+}
+
 static int xen_record(int argc, const char **argv)
 {
 	const char *extra[] = { "-a", "--sample-virt-id", NULL, NULL, NULL };
@@ -224,6 +261,9 @@ static int xen_record(int argc, const char **argv)
 	ret = xen_check_host() ?: xen_get_mode(mode, sizeof(mode));
 	if (ret)
 		return ret;
+
+	if (!strcmp(xen_mode, "all"))
+		xen_check_pcpus();
 
 	switch (xen_record_sampling(argc, argv)) {
 	case 'F':
