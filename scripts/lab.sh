@@ -9,7 +9,7 @@
 #   out/lab-NAME.qemu     QEMU's own messages
 #
 # usage: lab.sh NAME PLAN VPMU [extra Xen options]
-#   PLAN  check | check-pmi | pmi | soak | bench | guests | run
+#   PLAN  check | check-pmi | pmi | soak | bench | guests | coverage | run
 #         (tests/lab/init);
 #   VPMU  on (vpmu=on) | off (no vpmu option)
 # Environment: LAB_TIMEOUT (seconds, default 600), LAB_FAULT (passed to
@@ -18,7 +18,8 @@
 # counters our QEMU (out/qemu-system-x86_64, see qemu/README.md) emulates;
 # none is Debian's QEMU, whose CPU has no counters.  LAB_PMU_GP (Intel):
 # the model's general counters (qemu/README.md, pmu-gp; default 4).  LAB_PIN (1 | 0,
-# default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_DOM0 (extra
+# default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_CPUS: the
+# machine's CPUs (default 2), LAB_DOM0_VCPUS dom0's vCPUs (default 2).  LAB_DOM0 (extra
 # dom0 command line, e.g. kunit.enable=0).  LAB_KERNEL: dom0's kernel
 # (default out/bzImage).  LAB_XEN: 4.17 (Debian 12's, default) or 4.20
 # (Debian 13's, scripts/fetch-xen.sh).  LAB_INITRD: dom0's initramfs
@@ -113,14 +114,14 @@ pin=
 # spec-ctrl=eager-fpu: with Xen's lazy FPU switch (its default on AMD),
 # user processes of PV domains that share a pCPU under TCG now and then
 # run with another context's vector registers (README.md, the guest lab).
-xen_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M dom0_max_vcpus=2 $pin loglvl=all guest_loglvl=all smap=0 spec-ctrl=eager-fpu $xenargs"
+xen_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M dom0_max_vcpus=${LAB_DOM0_VCPUS:-2} $pin loglvl=all guest_loglvl=all smap=0 spec-ctrl=eager-fpu $xenargs"
 dom0_cmd="console=hvc0 earlyprintk=xen panic=-1 oops=panic xenpmu_plan=$plan xenpmu_vpmu=$vpmu xenpmu_pinned=${LAB_PIN:-1}${LAB_FAULT:+ xenpmu_fault=$LAB_FAULT}${LAB_DOM0:+ $LAB_DOM0}"
 
 step "lab $name: Xen [$xen_cmd], $what"
 start=$(date +%s)
 qerr=$out/lab-$name.qemu
 rc=0
-timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp 2 -m 2048 \
+timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp "${LAB_CPUS:-2}" -m 2048 \
 	-display none -nodefaults -no-reboot -monitor none \
 	-serial "file:$log" -serial "file:$res" \
 	-kernel "$xen" -append "$xen_cmd" \

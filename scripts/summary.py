@@ -36,6 +36,7 @@ PLAN_PARTS = {
     'soak': [('soak', 'ktap')],
     'bench': [('bench', 'ktap')],
     'guests': [('kunit', 'ktap'), ('guests', 'ktap')],
+    'coverage': [('coverage', 'ktap')],
     'run': [],
 }
 EXPECT_XEN = re.compile(r'XENPMU-EXPECT-XEN (\d+) (.*)')

@@ -172,51 +172,7 @@ window)
 	;;
 esac
 
-# --- the toolstack --------------------------------------------------------
-mkdir -p /run/xen /run/xenstored /var/lib/xen /var/lib/xenstored \
-	 /var/log/xen/console /var/lock /dev/pts
-[ -L /var/run ] || { rm -rf /var/run; ln -s /run /var/run; }
-mount -t devpts devpts /dev/pts
-xenstored --pid-file /run/xenstored.pid
-result $? "xenstored started"
-xen-init-dom0 > /tmp/init-dom0.log 2>&1
-result $? "xen-init-dom0 wrote dom0's entries"
-xenconsoled --pid-file=/run/xenconsoled.pid --log=guest --log-dir=$cons
-result $? "xenconsoled started"
-host_cpus=$(xl info 2> /dev/null | awk '$1 == "nr_cpus" { print $3 }')
-echo "# xl info: nr_cpus $host_cpus, $(xl info 2> /dev/null | awk '$1 == "xen_version" { print "xen " $3 }')"
-xl list 2> /dev/null | grep -q '^Domain-0 '
-result $? "xl list shows Domain-0"
-
-# --- guests for all mode -----------------------------------------------------
-# Xen changes the mode from self to all only while no other domain's vCPU
-# holds a vPMU, so the guests profiled from dom0 start in all mode, where
-# they get none.
-echo all > "$mode_file"
-result $? "all mode set before the guests start"
-start d1 busy 2 '["1", "0"]' && start d2 fallback 1 '"0"'
-result $? "xl create d1 (busy, vCPU 0 on pCPU 1, vCPU 1 on pCPU 0) and d2 (fallback, 1 vCPU on pCPU 0)"
-ready d1
-result $? "d1 runs its workload"
-ready d2
-result $? "d2 runs its workload"
-guest_tap d2
-d1=$(domid d1) d2=$(domid d2)
-echo "# domain ids: d1=$d1 d2=$d2"
-
-# The guests run the lab's kernel: dom0's symbols are theirs (PV, no KASLR),
-# which the checksum of the kernel image's text symbols in each one's
-# /proc/kallsyms proves (modules and run-time trampolines differ).
-mkdir -p /tmp/guestmount/"$d1"/proc /tmp/guestmount/"$d2"/proc
-cp /proc/kallsyms /tmp/guestmount/"$d1"/proc/kallsyms
-cp /proc/kallsyms /tmp/guestmount/"$d2"/proc/kallsyms
-ours=$(awk 'NF == 3 && $2 ~ /^[Tt]$/' /proc/kallsyms | md5sum | cut -d' ' -f1)
-echo "# dom0's kallsyms: text $ours, $(wc -l < /proc/kallsyms) lines, $(awk 'NF != 3' /proc/kallsyms | wc -l) of modules; d1's: $(grep GUEST-KALLSYMS "$cons/guest-d1.log" | cut -d' ' -f2-)"
-awk 'NF != 3' /proc/kallsyms | head -5 | sed 's/^/# dom0 kallsyms, not the image: /'
-grep -q "GUEST-KALLSYMS $ours " "$cons/guest-d1.log"
-result $? "d1's kernel text symbols are dom0's"
-
-# --- the shares against Xen's own accounting ---------------------------------
+# --- the shares against Xen's own accounting: how -------------------------
 # A steady mix: d1's loop alone on pCPU 1, its system calls and d2's light
 # work on pCPU 0, dom0 light.  Recorded with perf's clock set to
 # CLOCK_MONOTONIC (/proc/uptime's), so that only the samples of the window
@@ -333,6 +289,103 @@ shares() {
 		      exit bad != 0 }'
 }
 
+# --- every pCPU, or the gap shown (plan coverage) -----------------------------
+# In all mode only dom0's vCPUs program the counters, each where it runs,
+# and Xen switches nothing: a pCPU no dom0 vCPU visits is never counted.
+# A busy guest's two vCPUs on the last two pCPUs, dom0 light: with fewer
+# dom0 vCPUs than pCPUs, perf xen record names the pCPUs it cannot see
+# and they have no sample; with one dom0 vCPU per pCPU every pCPU counts
+# its running time.
+coverage() {
+	vcpus=$(grep -c ^processor /proc/cpuinfo)
+	last=$((host_cpus - 1))
+	echo "# coverage: $host_cpus pCPUs, dom0 $vcpus vCPUs"
+	echo all > "$mode_file"
+	result $? "all mode set"
+	start c1 busy 2 "[\"$((last - 1))\", \"$last\"]"
+	result $? "xl create c1 (busy, its vCPUs on pCPUs $((last - 1)) and $last)"
+	ready c1
+	result $? "c1 runs its workload"
+	xl vcpu-list 2> /dev/null | sed 's/^/# xl vcpu-list: /'
+	window cov
+	result $? "perf xen record of a 6 s window"
+	if [ "$vcpus" -lt "$host_cpus" ]; then
+		grep -q "Xen has $host_cpus pCPUs and dom0 $vcpus vCPUs online.*" /tmp/cov.log &&
+			grep -q "pCPUs $vcpus-$last are not sampled" /tmp/cov.log
+		result $? "perf xen record said that pCPUs $vcpus-$last are not sampled"
+		compare cov 0
+		result $? "the samples within Xen's accounting"
+		awk -v v="$vcpus" '$2 >= v { bad++ } $2 < v { n++ } END { exit bad || !n }' /tmp/s.cov
+		result $? "samples of pCPUs 0-$((vcpus - 1)) only, none of c1's pCPUs: the gap it named"
+	else
+		! grep -q 'pCPUs and dom0' /tmp/cov.log
+		result $? "perf xen record gave no warning about pCPUs"
+		# a quarter: c1's pCPUs stay uncounted from each PMI until
+		# dom0's vCPU there preempts c1 and flushes, 10 to 15 ms when
+		# four emulated CPUs share the lab's two host cores (47% and
+		# 63% of their running time counted in two runs)
+		compare cov 0.25
+		result $? "every pCPU counted a quarter of its running time or more, c1's too"
+		awk -v d="d$(domid c1)" -v l="$last" '$1 == d && $2 >= l - 1 { n++ } END { exit !n }' /tmp/s.cov
+		result $? "c1's samples on its pCPUs"
+	fi
+	awk '{ c[$2]++ } END { for (p in c) printf "# cov: pCPU %s: %d samples\n", p, c[p] }' /tmp/s.cov | sort
+	xl destroy c1
+}
+
+# --- the toolstack --------------------------------------------------------
+mkdir -p /run/xen /run/xenstored /var/lib/xen /var/lib/xenstored \
+	 /var/log/xen/console /var/lock /dev/pts
+[ -L /var/run ] || { rm -rf /var/run; ln -s /run /var/run; }
+mount -t devpts devpts /dev/pts
+xenstored --pid-file /run/xenstored.pid
+result $? "xenstored started"
+xen-init-dom0 > /tmp/init-dom0.log 2>&1
+result $? "xen-init-dom0 wrote dom0's entries"
+xenconsoled --pid-file=/run/xenconsoled.pid --log=guest --log-dir=$cons
+result $? "xenconsoled started"
+host_cpus=$(xl info 2> /dev/null | awk '$1 == "nr_cpus" { print $3 }')
+echo "# xl info: nr_cpus $host_cpus, $(xl info 2> /dev/null | awk '$1 == "xen_version" { print "xen " $3 }')"
+xl list 2> /dev/null | grep -q '^Domain-0 '
+result $? "xl list shows Domain-0"
+
+if [ "${1:-}" = coverage ]; then
+	coverage
+	kill "$(cat /run/xenconsoled.pid)" "$(cat /run/xenstored.pid)" 2> /dev/null
+	echo "1..$n"
+	exit
+fi
+
+# --- guests for all mode -----------------------------------------------------
+# Xen changes the mode from self to all only while no other domain's vCPU
+# holds a vPMU, so the guests profiled from dom0 start in all mode, where
+# they get none.
+echo all > "$mode_file"
+result $? "all mode set before the guests start"
+start d1 busy 2 '["1", "0"]' && start d2 fallback 1 '"0"'
+result $? "xl create d1 (busy, vCPU 0 on pCPU 1, vCPU 1 on pCPU 0) and d2 (fallback, 1 vCPU on pCPU 0)"
+ready d1
+result $? "d1 runs its workload"
+ready d2
+result $? "d2 runs its workload"
+guest_tap d2
+d1=$(domid d1) d2=$(domid d2)
+echo "# domain ids: d1=$d1 d2=$d2"
+
+# The guests run the lab's kernel: dom0's symbols are theirs (PV, no KASLR),
+# which the checksum of the kernel image's text symbols in each one's
+# /proc/kallsyms proves (modules and run-time trampolines differ).
+mkdir -p /tmp/guestmount/"$d1"/proc /tmp/guestmount/"$d2"/proc
+cp /proc/kallsyms /tmp/guestmount/"$d1"/proc/kallsyms
+cp /proc/kallsyms /tmp/guestmount/"$d2"/proc/kallsyms
+ours=$(awk 'NF == 3 && $2 ~ /^[Tt]$/' /proc/kallsyms | md5sum | cut -d' ' -f1)
+echo "# dom0's kallsyms: text $ours, $(wc -l < /proc/kallsyms) lines, $(awk 'NF != 3' /proc/kallsyms | wc -l) of modules; d1's: $(grep GUEST-KALLSYMS "$cons/guest-d1.log" | cut -d' ' -f2-)"
+awk 'NF != 3' /proc/kallsyms | head -5 | sed 's/^/# dom0 kallsyms, not the image: /'
+grep -q "GUEST-KALLSYMS $ours " "$cons/guest-d1.log"
+result $? "d1's kernel text symbols are dom0's"
+
+# --- the shares against Xen's own accounting (window, compare and shares
+# above) ----------------------------------------------------------------------
 # The default: a fixed period, of 100 a second of the CPU's clock (2.1 GHz
 # under TCG, while our QEMU's cycles run at 1 GHz: 48 samples a second)
 window default
@@ -340,19 +393,17 @@ result $? "perf xen record (its default period) of a 6 s window between two of X
 grep -q 'sampling every [0-9]* events' /tmp/default.log
 result $? "perf xen record said which period it chose"
 compare default 0.8
-awk '{ exit !($2 >= 0.98 * $1 && $1 > 0) }' /tmp/pmis.default
-result $? "default: every PMI gave a sample (98%)"
 result $? "default: every domain's samples within its running time, Xen's within the rest, each pCPU's running time counted (80%)"
 window fixed -c 20000000
 result $? "perf xen record -c 20000000 of the same mix"
 compare fixed 0.8
 result $? "-c 20000000: the same relations to Xen's accounting"
-# 8 points: three standard deviations of the difference between two
-# estimates of a 50% share from some 700 samples each.  (At twice the
-# rate Xen's share drops by some 5 points: the PMIs' own time, from Xen's
-# PMI to dom0's flush, is not counted.)
-shares default fixed 8
-result $? "the default and -c 20000000 give every domain's share by period within 8 points"
+# 10 points: the mix itself drifts from one window to the next under TCG
+# (by 2.6 to 7.3 points in d1's share in four runs, more than the 2.7 of
+# one standard deviation of sampling some 700 samples each; two
+# recordings over the same window disturb each other instead)
+shares default fixed 10
+result $? "the default and -c 20000000 give every domain's share by period within 10 points"
 # Frequency mode, for comparison: perf reprograms the counters on each of
 # dom0's ticks (every access trapping into Xen), and when a PMI is on its
 # way to dom0, the tick (its VIRQ goes first) takes the overflow without a
@@ -386,6 +437,8 @@ result $? "perf xen record with d1 paused"
 xl unpause d1
 compare idle 0.8
 result $? "with an idle pCPU: the same relations, its halted time not counted"
+awk '{ exit !($2 >= 0.98 * $1 && $1 > 0) }' /tmp/pmis.idle
+result $? "at the default period every PMI gave a sample (98%)"
 
 # --- a recording in all mode, with a guest's whole life in it ---------------
 snapshot_stats a
