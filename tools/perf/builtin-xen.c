@@ -253,9 +253,12 @@ static void xen_check_pcpus(void)
 
 static int xen_record(int argc, const char **argv)
 {
-	const char *extra[] = { "-a", "--sample-virt-id", NULL, NULL, NULL };
-	const char **rec_argv;
+	static const char * const plain[] = { "-a", "--sample-virt-id", NULL };
 	char mode[16], period[32];
+	const char * const fixed[] = { "-a", "--sample-virt-id", "-c", period, NULL };
+	const char * const *extra = plain;
+	const char **rec_argv;
+	u64 hz;
 	int nr, ret;
 
 	ret = xen_check_host() ?: xen_get_mode(mode, sizeof(mode));
@@ -274,10 +277,9 @@ static int xen_record(int argc, const char **argv)
 		break;
 	case 0:
 		/* A fixed period: XEN_RECORD_HZ samples a second of a busy pCPU's clock. */
-		snprintf(period, sizeof(period), "%llu",
-			 (unsigned long long)((xen_cpu_hz() ?: XEN_RECORD_DEFAULT_HZ) / XEN_RECORD_HZ));
-		extra[2] = "-c";
-		extra[3] = period;
+		hz = xen_cpu_hz() ?: XEN_RECORD_DEFAULT_HZ;
+		snprintf(period, sizeof(period), "%llu", (unsigned long long)(hz / XEN_RECORD_HZ));
+		extra = fixed;
 		pr_info("perf xen: sampling every %s events (-c), %d a second of a busy CPU's clock\n",
 			period, XEN_RECORD_HZ);
 		break;
