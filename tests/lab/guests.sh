@@ -14,10 +14,14 @@
 #       light work, 1 vCPU on pCPU 0
 #   d3  1 vCPU on pCPU 0, created, moved to pCPU 1 (xl vcpu-pin), paused,
 #       unpaused and destroyed while dom0 records
-# and checks what perf xen record/report/split make of them.  Then, in
-# self mode:
+# and checks what perf xen record/report/split make of them: first the
+# shares of d1, d2, dom0 and Xen in four windows against Xen's own
+# accounting (the default period, -c, -F, an idle pCPU), then a recording
+# of d3's whole life.  Then, in self mode:
 #   d4  self: perf record -e cycles inside the guest, on its own vPMU;
 #       while it holds it, Xen refuses all mode and perf xen record says so.
+# "guests.sh coverage" (plan coverage): the toolstack and one busy guest on
+# a host with more pCPUs, for which pCPUs are sampled (below).
 # Prints TAP; "# " lines carry the figures and the guests' consoles.
 
 . /etc/xenpmu/lib.sh
