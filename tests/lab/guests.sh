@@ -402,12 +402,15 @@ window fixed -c 20000000
 result $? "perf xen record -c 20000000 of the same mix"
 compare fixed 0.8
 result $? "-c 20000000: the same relations to Xen's accounting"
-# 10 points: the mix itself drifts from one window to the next under TCG
-# (by 2.6 to 7.3 points in d1's share in four runs, more than the 2.7 of
-# one standard deviation of sampling some 700 samples each; two
-# recordings over the same window disturb each other instead)
-shares default fixed 10
-result $? "the default and -c 20000000 give every domain's share by period within 10 points"
+# 15 points: the mix itself drifts from one window to the next under TCG,
+# far beyond the 2.7 points of one standard deviation of sampling some 700
+# samples each: d1's share by 1.2 to 11.2 points in nine runs, its samples'
+# part of its running time from 38% to 66% in six (Xen's cost varies);
+# two recordings over the same window disturb each other instead.  So
+# this catches gross disagreement only: each window's own check against
+# Xen's accounting above is the finer one.
+shares default fixed 15
+result $? "the default and -c 20000000 give every domain's share by period within 15 points"
 # Frequency mode, for comparison: perf reprograms the counters on each of
 # dom0's ticks (every access trapping into Xen), and when a PMI is on its
 # way to dom0, the tick (its VIRQ goes first) takes the overflow without a
