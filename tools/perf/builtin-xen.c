@@ -37,6 +37,17 @@
  */
 #define XEN_RECORD_HZ		100
 #define XEN_RECORD_DEFAULT_HZ	1000000000ULL
+/*
+ * perf throttles an event that overflows more than max_sample_rate / HZ
+ * times within one tick of the CPU taking its PMIs, and the kernel lowers
+ * max_sample_rate while PMIs take long, as dom0's do (each goes through
+ * Xen).  In all mode a throttled counter stays stopped until the next tick
+ * of the dom0 vCPU that took the PMI, so whatever else ran on that pCPU
+ * meanwhile is not sampled.  Below this rate (8 PMIs a tick at HZ=250,
+ * the default period's 100 a second with room for Xen's bursts), say so.
+ */
+#define XEN_SAMPLE_RATE		"/proc/sys/kernel/perf_event_max_sample_rate"
+#define XEN_RECORD_MIN_SAMPLE_RATE	2000
 
 static const char *xen_file_name;
 static const char *xen_mode = "all";
@@ -251,6 +262,28 @@ static void xen_check_pcpus(void)
 		   pcpus, vcpus, vcpus, pcpus - 1, pcpus);
 }
 
+/* kernel.perf_event_max_sample_rate, or 0 if it cannot be read. */
+static long xen_max_sample_rate(void)
+{
+	char buf[32];
+
+	if (xen_read_line(XEN_SAMPLE_RATE, buf, sizeof(buf)))
+		return 0;
+	return strtol(buf, NULL, 10);
+}
+
+/* Warn of a rate that throttles; @when says whether it is before or after. */
+static void xen_check_sample_rate(long rate, const char *when)
+{
+	if (rate <= 0 || rate >= XEN_RECORD_MIN_SAMPLE_RATE)
+		return;
+	pr_warning("perf xen: kernel.perf_event_max_sample_rate is %ld%s: perf throttles the PMIs\n"
+		   "that Xen delivers in bursts, and a throttled counter misses what runs on its\n"
+		   "pCPU until dom0's vCPU ticks again, so shares are skewed.  Set the rate to %d,\n"
+		   "then kernel.perf_cpu_time_max_percent=0 (perf-xen(1)).\n",
+		   rate, when, XEN_RECORD_MIN_SAMPLE_RATE);
+}
+
 static int xen_record(int argc, const char **argv)
 {
 	static const char * const plain[] = { "-a", "--sample-virt-id", NULL };
@@ -259,6 +292,7 @@ static int xen_record(int argc, const char **argv)
 	const char * const *extra = plain;
 	const char **rec_argv;
 	u64 hz;
+	long rate;
 	int nr, ret;
 
 	ret = xen_check_host() ?: xen_get_mode(mode, sizeof(mode));
@@ -267,6 +301,8 @@ static int xen_record(int argc, const char **argv)
 
 	if (!strcmp(xen_mode, "all"))
 		xen_check_pcpus();
+	rate = xen_max_sample_rate();
+	xen_check_sample_rate(rate, "");
 
 	switch (xen_record_sampling(argc, argv)) {
 	case 'F':
@@ -302,6 +338,9 @@ static int xen_record(int argc, const char **argv)
 	ret = rec_argv ? cmd_record(nr, rec_argv) : -ENOMEM;
 	free(rec_argv);
 	xen_restore_mode();
+	if (rate >= XEN_RECORD_MIN_SAMPLE_RATE)
+		xen_check_sample_rate(xen_max_sample_rate(),
+				      ", lowered by the kernel during the recording");
 	return ret;
 }
 
