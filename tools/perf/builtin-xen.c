@@ -9,6 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,8 @@
 #include "util/xen/guest.h"
 #include "util/xen/machine.h"
 #include "util/xen/split.h"
+#include "util/xen/store.h"
+#include "util/xen/virt-id.h"
 
 #define XEN_SYSFS		"/sys/hypervisor"
 #define XEN_PMU_MODE		XEN_SYSFS "/pmu/pmu_mode"
@@ -48,6 +52,12 @@
  */
 #define XEN_SAMPLE_RATE		"/proc/sys/kernel/perf_event_max_sample_rate"
 #define XEN_RECORD_MIN_SAMPLE_RATE	2000
+
+/*
+ * The longest wait for one reply of Xen's store: a dom0 without xenstored
+ * takes requests and never answers them.
+ */
+#define XEN_STORE_TIMEOUT_MS	2000
 
 static const char *xen_file_name;
 static const char *xen_mode = "all";
@@ -284,6 +294,145 @@ static void xen_check_sample_rate(long rate, const char *when)
 		   rate, when, XEN_RECORD_MIN_SAMPLE_RATE);
 }
 
+/*
+ * The guests' names while perf record runs: read once before, then a
+ * thread watches the store so that a guest created during the recording
+ * is named too, even if it is gone by the end.  The thread alone writes
+ * the names until it is joined.
+ */
+struct xen_names_watch {
+	struct xen_store events;
+	struct xen_store reads;
+	pthread_t thread;
+	int stop[2];
+	int err;
+};
+
+static void *xen_names_watch__run(void *arg)
+{
+	struct xen_names_watch *w = arg;
+	char path[XEN_STORE_PAYLOAD_MAX + 1];
+	int domid;
+
+	for (;;) {
+		w->err = xen_store__next_event(&w->events, path, sizeof(path), w->stop[0]);
+		if (w->err == -EOVERFLOW)
+			continue;
+		if (w->err)
+			break;
+		domid = xen_store__name_path(path);
+		if (domid < 0)
+			continue;
+		w->err = xen_store__read_name(&w->reads, domid, XEN_STORE_TIMEOUT_MS);
+		if (w->err)
+			break;
+	}
+	if (w->err == -ECANCELED)
+		w->err = 0;
+	return NULL;
+}
+
+/* Start watching; -errno if the store cannot be watched. */
+static int xen_names_watch__start(struct xen_names_watch *w)
+{
+	sigset_t all, old;
+	int err;
+
+	w->stop[0] = -1;
+	w->stop[1] = -1;
+	w->reads.fd = -1;
+	err = xen_store__open(&w->events);
+	if (err)
+		return err;
+	err = xen_store__open(&w->reads) ?:
+	      xen_store__watch(&w->events, "/local/domain", "perf-xen", XEN_STORE_TIMEOUT_MS);
+	if (!err && pipe2(w->stop, O_CLOEXEC))
+		err = -errno;
+	if (!err) {
+		/* perf record's signals are for its own thread. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		err = -pthread_create(&w->thread, NULL, xen_names_watch__run, w);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (err) {
+		if (w->stop[0] >= 0) {
+			close(w->stop[0]);
+			close(w->stop[1]);
+		}
+		xen_store__close(&w->reads);
+		xen_store__close(&w->events);
+	}
+	return err;
+}
+
+static int xen_names_watch__stop(struct xen_names_watch *w)
+{
+	if (write(w->stop[1], "", 1) != 1)
+		pr_debug("perf xen: stopping the watch of Xen's store: %s\n", strerror(errno));
+	pthread_join(w->thread, NULL);
+	close(w->stop[0]);
+	close(w->stop[1]);
+	xen_store__close(&w->reads);
+	xen_store__close(&w->events);
+	return w->err;
+}
+
+/* The guests' names, now; -errno if the store cannot be read. */
+static int xen_names_read(void)
+{
+	struct xen_store xs;
+	int err = xen_store__open(&xs);
+
+	if (err)
+		return err;
+	err = xen_store__read_names(&xs, XEN_STORE_TIMEOUT_MS);
+	xen_store__close(&xs);
+	return err;
+}
+
+/* Keep the guests' names with the data: FILE.domains, "DOMID NAME" lines. */
+static void xen_save_names(const char *data)
+{
+	char *dst = NULL;
+	FILE *fp = NULL;
+	int err = -ENOMEM;
+
+	if (asprintf(&dst, "%s.domains", data) < 0)
+		dst = NULL;
+	else
+		fp = fopen(dst, "w");
+	if (dst && !fp)
+		err = -errno;
+	else if (fp)
+		err = xen_virt_id__write_names(fp);
+	if (fp && fclose(fp) && !err)
+		err = -errno;
+	if (err)
+		pr_warning("perf xen: the guests' names not saved (%s: %s); reports show ids.\n",
+			   dst ?: data, strerror(-err));
+	free(dst);
+}
+
+/* Name the guests of a report from FILE.domains, if perf xen record saved it. */
+static void xen_load_names(const char *data)
+{
+	char *src = NULL;
+	FILE *fp;
+
+	if (asprintf(&src, "%s.domains", data) < 0)
+		return;
+	fp = fopen(src, "r");
+	if (fp) {
+		if (xen_virt_id__read_names(fp, src) < 0)
+			pr_warning("perf xen: %s: out of memory, reports show ids.\n", src);
+		fclose(fp);
+	} else if (errno != ENOENT) {
+		pr_warning("perf xen: %s: %s; reports show ids.\n", src, strerror(errno));
+	}
+	free(src);
+}
+
 static int xen_record(int argc, const char **argv)
 {
 	static const char * const plain[] = { "-a", "--sample-virt-id", NULL };
@@ -291,6 +440,8 @@ static int xen_record(int argc, const char **argv)
 	const char * const fixed[] = { "-a", "--sample-virt-id", "-c", period, NULL };
 	const char * const *extra = plain;
 	const char **rec_argv;
+	struct xen_names_watch watch;
+	bool watching = false;
 	u64 hz;
 	long rate;
 	int nr, ret;
@@ -334,10 +485,27 @@ static int xen_record(int argc, const char **argv)
 	}
 	xen_save_xensyms(xen_file_name);
 
+	ret = xen_names_read();
+	if (!ret) {
+		ret = xen_names_watch__start(&watch);
+		watching = !ret;
+	}
+	if (ret)
+		pr_warning("perf xen: the guests' names not read from Xen's store (%s): reports show ids.\n",
+			   strerror(-ret));
+
 	rec_argv = xen_argv("record", "-o", argc, argv, extra, &nr);
 	ret = rec_argv ? cmd_record(nr, rec_argv) : -ENOMEM;
 	free(rec_argv);
 	xen_restore_mode();
+	if (watching) {
+		int err = xen_names_watch__stop(&watch) ?: xen_names_read();
+
+		if (err)
+			pr_warning("perf xen: watching Xen's store failed (%s): guests created during the\n"
+				   "recording may show ids.\n", strerror(-err));
+		xen_save_names(xen_file_name);
+	}
 	if (rate >= XEN_RECORD_MIN_SAMPLE_RATE)
 		xen_check_sample_rate(xen_max_sample_rate(),
 				      ", lowered by the kernel during the recording");
@@ -351,6 +519,7 @@ static int xen_report(int argc, const char **argv)
 	const char **rep_argv;
 	int nr, ret;
 
+	xen_load_names(xen_file_name);
 	if (!xen_symbol_conf.syms && !xen_symbol_conf.kallsyms &&
 	    asprintf(&xensyms, "%s.xensyms", xen_file_name) > 0) {
 		if (!access(xensyms, R_OK))
@@ -382,6 +551,7 @@ static int xen_split_cmd(int argc, const char **argv)
 	if (!prefix)
 		prefix = xen_file_name;
 
+	xen_load_names(xen_file_name);
 	ret = xen_split(xen_file_name, prefix, &stats);
 	if (ret)
 		return ret;

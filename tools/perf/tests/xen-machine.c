@@ -483,7 +483,8 @@ static const char guest_one_kallsyms_mod[] =
 
 /*
  * A --guestmount directory: DIR/1/proc/{kallsyms,modules}, DIR/2/proc/kallsyms
- * and no DIR/3.  Also: files of a domain take precedence over the directory.
+ * and no DIR/3 but DIR/web03 for d3 while it has that name.  Also: files of
+ * a domain take precedence over the directory.
  */
 static int test__xen_machine_guestmount(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
@@ -499,19 +500,32 @@ static int test__xen_machine_guestmount(struct test_suite *test __maybe_unused,
 	    write_str(dir, "1/proc/kallsyms", guest_one_kallsyms_mod) ||
 	    write_str(dir, "1/proc/modules", guest_one_modules) ||
 	    write_str(dir, "2/proc/kallsyms", guest_two_kallsyms) ||
-	    write_str(dir, "kallsyms.d2", guest_one_kallsyms))
+	    write_str(dir, "kallsyms.d2", guest_one_kallsyms) ||
+	    make_proc_dir(dir, "web03") || make_proc_dir(dir, "one") ||
+	    write_str(dir, "web03/proc/kallsyms", guest_two_kallsyms) ||
+	    write_str(dir, "one/proc/kallsyms", guest_two_kallsyms))
 		goto out_rm;
 
-	if (xen_guest_conf__set_guestmount(dir))
-		goto out_rm;
+	/* Named guests: d3 by its name's directory, d1's own id first, d4 none. */
+	if (xen_guest_conf__set_guestmount(dir) ||
+	    xen_virt_id__set_domain_name(3, "web03") ||
+	    xen_virt_id__set_domain_name(1, "one") ||
+	    xen_virt_id__set_domain_name(4, "web04"))
+		goto out_conf;
 	machines__init(&machines);
-	if (check_guest_symbol(&machines, GUEST_KERNEL, 1, GUEST_SPIN, "guest_one_kernel_spin") ||
+	if (check_guest_symbol(&machines, GUEST_KERNEL, 3, GUEST_SPIN, "guest_two_kernel_spin") ||
+	    check_guest_symbol(&machines, GUEST_KERNEL, 4, GUEST_SPIN, NULL) ||
+	    check_guest_symbol(&machines, GUEST_KERNEL, 1, GUEST_SPIN, "guest_one_kernel_spin") ||
 	    check_guest_symbol(&machines, GUEST_KERNEL, 1, 0xffffffffc0001010ULL,
 			       "guest_one_mod_fn") ||
 	    check_guest_symbol(&machines, GUEST_KERNEL, 1, 0xffffffffc0001104ULL,
 			       "guest_one_mod_other") ||
-	    check_guest_symbol(&machines, GUEST_KERNEL, 2, GUEST_SPIN, "guest_two_kernel_spin") ||
-	    check_guest_symbol(&machines, GUEST_KERNEL, 3, GUEST_SPIN, NULL))
+	    check_guest_symbol(&machines, GUEST_KERNEL, 2, GUEST_SPIN, "guest_two_kernel_spin"))
+		goto out_machines;
+	machines__exit(&machines);
+	xen_virt_id__forget_domain_names();
+	machines__init(&machines);
+	if (check_guest_symbol(&machines, GUEST_KERNEL, 3, GUEST_SPIN, NULL))
 		goto out_machines;
 	machines__exit(&machines);
 
@@ -527,6 +541,7 @@ out_machines:
 	machines__exit(&machines);
 out_conf:
 	xen_guest_conf__exit();
+	xen_virt_id__forget_domain_names();
 out_rm:
 	remove_tree(dir);
 	return ret;

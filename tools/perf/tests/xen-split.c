@@ -47,12 +47,12 @@
 static const u16 early_domids[] = { 0, 0, 5, XEN, 0, XEN, 5, XEN, XEN };
 static const u16 late_domids[] = { 7, 0x7ff5, 0xffff };
 
-/* What each output must hold. */
+/* What each output must hold; d7 is named web07, d5 has no name. */
 static const struct {
 	const char *name;
 	unsigned int samples;
 } expected[] = {
-	{ "dom0", 3 }, { "d5", 2 }, { "xen", 4 }, { "d7", 1 }, { "unknown", 2 },
+	{ "dom0", 3 }, { "d5", 2 }, { "xen", 4 }, { "d7-web07", 1 }, { "unknown", 2 },
 };
 
 static bool check(bool ok, const char *what)
@@ -223,13 +223,16 @@ static int reader__sample(const struct perf_tool *tool, union perf_event *event 
 {
 	struct reader *r = container_of(tool, struct reader, tool);
 	struct xen_virt_id id = xen_virt_id__unpack(sample->virt_id);
-	char name[16];
+	char name[XEN_VIRT_ID_NAME_MAX + 16], *blank;
 
 	if (!strcmp(r->name, "unknown"))
 		snprintf(name, sizeof(name), "%s",
 			 id.domid >= XEN_DOMID_FIRST_RESERVED && id.domid != XEN ? "unknown" : "?");
 	else
-		xen_virt_id__domain_name(id.domid, name, sizeof(name));
+		xen_virt_id__domain_label(id.domid, name, sizeof(name));
+	blank = strchr(name, ' ');
+	if (blank)
+		*blank = '-';
 	if (strcmp(name, r->name) || sample->time <= r->last_time)
 		r->bad++;
 	r->last_time = sample->time;
@@ -331,6 +334,7 @@ static void cleanup(const char *dir)
 		closedir(d);
 	if (rmdir(dir))
 		pr_debug("xen split: cannot remove %s\n", dir);
+	xen_virt_id__forget_domain_names();
 }
 
 static int test__xen_split_domains(struct test_suite *test __maybe_unused,
@@ -349,6 +353,7 @@ static int test__xen_split_domains(struct test_suite *test __maybe_unused,
 		return TEST_FAIL;
 	}
 
+	ok &= check(!xen_virt_id__set_domain_name(7, "web07"), "cannot name d7");
 	ok &= check(!xen_split(input, input, &stats), "split failed");
 	ok &= check(stats.samples == ARRAY_SIZE(early_domids) + ARRAY_SIZE(late_domids),
 		    "wrong sample count");
@@ -559,6 +564,7 @@ static int test__xen_split_unknown_features(struct test_suite *test __maybe_unus
 	for (i = 0; ok && i < ARRAY_SIZE(bits); i++)
 		__set_bit(bits[i], h.adds_features);
 	ok = ok && check(!write_at(input, &h, sizeof(h), 0), "cannot write the input");
+	ok = ok && check(!xen_virt_id__set_domain_name(7, "web07"), "cannot name d7");
 	ok = ok && check(!xen_split(input, input, &stats), "split failed");
 	for (i = 0; ok && i < ARRAY_SIZE(expected); i++)
 		ok &= check_output(input, expected[i].name, expected[i].samples);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PERF_SAMPLE_VIRT_ID in perf: parsing in the other byte order, domain
- * names, the domain/pcpu/vcpu sort keys and perf script's fields, and a
+ * names and the guests' names from Xen's store, the domain/pcpu/vcpu sort
+ * keys and perf script's fields, and a
  * file whose last sample or data section runs past its end.
  */
 #include <byteswap.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,75 @@ static int test__xen_virt_id_names(struct test_suite *test __maybe_unused,
 		xen_virt_id__domain_name(t[i].domid, bf, sizeof(bf));
 		TEST_ASSERT_VAL("domain name", !strcmp(bf, t[i].name));
 	}
+	return TEST_OK;
+}
+
+/* Guests named from Xen's store: what is kept, refused and shown. */
+static int test__xen_virt_id_guest_names(struct test_suite *test __maybe_unused,
+					 int subtest __maybe_unused)
+{
+	static const char * const bad_names[] = {
+		"", "two words", "tab\there", "a/b", ".", "..",
+		"0123456789012345678901234567890123456789012345678901234567890123x",
+	};
+	static const char lines[] =
+		"7 web01\n"
+		"9 db\n"
+		"0 Domain-0\n"		/* dom0 is not a guest */
+		"32752 reserved\n"	/* DOMID_FIRST_RESERVED */
+		"70000 big\n"
+		"12\n"
+		"13 two words\n"
+		"x y\n"
+		"9 db2\n";		/* a later name replaces the earlier */
+	struct hist_entry he = { .virt_id = VIRT_ID(1, 7, 0) };
+	char bf[128], *out = NULL;
+	size_t i, out_size = 0;
+	FILE *fp;
+	int n;
+
+	xen_virt_id__forget_domain_names();
+	for (i = 0; i < ARRAY_SIZE(bad_names); i++)
+		TEST_ASSERT_VAL("bad name kept",
+				xen_virt_id__set_domain_name(3, bad_names[i]) == -EINVAL);
+	TEST_ASSERT_VAL("dom0 named", xen_virt_id__set_domain_name(0, "x") == -EINVAL);
+	TEST_ASSERT_VAL("reserved id named",
+			xen_virt_id__set_domain_name(XEN_DOMID_FIRST_RESERVED, "x") == -EINVAL);
+	TEST_ASSERT_VAL("name of 64 refused",
+			!xen_virt_id__set_domain_name(3, bad_names[6] + 1));
+	TEST_ASSERT_VAL("name of 64 not kept", xen_virt_id__domain_name_of(3));
+
+	xen_virt_id__forget_domain_names();
+	TEST_ASSERT_VAL("names kept after forget", !xen_virt_id__domain_name_of(3));
+	fp = fmemopen((void *)lines, sizeof(lines) - 1, "r");
+	TEST_ASSERT_VAL("fmemopen", fp);
+	n = xen_virt_id__read_names(fp, "test");
+	fclose(fp);
+	TEST_ASSERT_VAL("names read", n == 3);
+	TEST_ASSERT_VAL("d7", !strcmp(xen_virt_id__domain_name_of(7) ?: "", "web01"));
+	TEST_ASSERT_VAL("d9", !strcmp(xen_virt_id__domain_name_of(9) ?: "", "db2"));
+	TEST_ASSERT_VAL("d12 or d13 named",
+			!xen_virt_id__domain_name_of(12) && !xen_virt_id__domain_name_of(13));
+	TEST_ASSERT_VAL("find web01", xen_virt_id__find_domain("web01") == 7);
+	TEST_ASSERT_VAL("find db", xen_virt_id__find_domain("db") == -ENOENT);
+
+	xen_virt_id__domain_label(7, bf, sizeof(bf));
+	TEST_ASSERT_VAL("label of d7", !strcmp(bf, "d7 web01"));
+	xen_virt_id__domain_label(8, bf, sizeof(bf));
+	TEST_ASSERT_VAL("label of d8", !strcmp(bf, "d8"));
+	xen_virt_id__domain_label(0, bf, sizeof(bf));
+	TEST_ASSERT_VAL("label of dom0", !strcmp(bf, "dom0"));
+	TEST_ASSERT_VAL("width of d7", xen_virt_id__domain_width(he.virt_id) == 8);
+	sort_xen_domain.se_snprintf(&he, bf, sizeof(bf), 10);
+	TEST_ASSERT_VAL("domain column of d7", !strcmp(bf, "d7 web01  "));
+
+	fp = open_memstream(&out, &out_size);
+	TEST_ASSERT_VAL("open_memstream", fp);
+	TEST_ASSERT_VAL("names written", !xen_virt_id__write_names(fp));
+	fclose(fp);
+	TEST_ASSERT_VAL("names file", out && !strcmp(out, "7 web01\n9 db2\n"));
+	free(out);
+	xen_virt_id__forget_domain_names();
 	return TEST_OK;
 }
 
@@ -278,6 +349,7 @@ static int test__xen_virt_id_cut(struct test_suite *test __maybe_unused,
 
 static struct test_case xen_virt_id_tests[] = {
 	TEST_CASE("Xen VIRT_ID: domain names", xen_virt_id_names),
+	TEST_CASE("Xen VIRT_ID: guests' names", xen_virt_id_guest_names),
 	TEST_CASE("Xen VIRT_ID: parse from the other byte order", xen_virt_id_swap),
 	TEST_CASE("Xen VIRT_ID: domain, pcpu and vcpu sort keys", xen_virt_id_sort),
 	TEST_CASE("Xen VIRT_ID: perf script fields", xen_virt_id_script),

@@ -52,7 +52,7 @@ perf xen -o "$data.c" record -e cpu-clock -c 5000000 -- true > "$dir/record-c.lo
 	fail "perf xen record -c 5000000: $(cat "$dir/record-c.log")"
 grep -q 'sampling every\|-F in all mode' "$dir/record-c.log" &&
 	fail "perf xen record -c 5000000 changed or warned about the period"
-rm -f "$data.F" "$data.F.xensyms" "$data.c" "$data.c.xensyms"
+rm -f "$data.F" "$data.F.xensyms" "$data.F.domains" "$data.c" "$data.c.xensyms" "$data.c.domains"
 grep -Eq '^[0-9a-f]+ [A-Za-z] [A-Za-z_]' "$data.xensyms" 2> /dev/null ||
 	fail "Xen's symbols not kept in $data.xensyms"
 

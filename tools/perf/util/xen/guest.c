@@ -291,24 +291,41 @@ out_put_dso:
 	return err;
 }
 
-/*
- * DIR/<domid> is the guest's root as perf kvm's --guestmount makes it:
- * perf's own guest kernel maps read its proc/kallsyms and proc/modules.
- */
-static int xen_guest__create_guestmount_maps(struct machine *machine, u16 domid)
+/* DIR/@dir and its proc/kallsyms; -ENAMETOOLONG after saying so. */
+static int xen_guest__guestmount_paths(u16 domid, const char *dir, char *root,
+				       char *kallsyms)
 {
-	char root[PATH_MAX], kallsyms[PATH_MAX], *root_dir;
-	struct map *map;
-	int err;
-
-	if (snprintf(root, sizeof(root), "%s/%u", xen_guest_conf.guestmount, domid) >=
-	    (int)sizeof(root) ||
-	    snprintf(kallsyms, sizeof(kallsyms), "%s/proc/kallsyms", root) >=
-	    (int)sizeof(kallsyms)) {
+	if (snprintf(root, PATH_MAX, "%s/%s", xen_guest_conf.guestmount, dir) >= PATH_MAX ||
+	    snprintf(kallsyms, PATH_MAX, "%s/proc/kallsyms", root) >= PATH_MAX) {
 		pr_err("--guestmount: path of d%u too long\n", domid);
 		return -ENAMETOOLONG;
 	}
+	return 0;
+}
+
+/*
+ * DIR/<domid>, else DIR/<name> for a guest whose name the recording kept,
+ * is the guest's root as perf kvm's --guestmount makes it: perf's own
+ * guest kernel maps read its proc/kallsyms and proc/modules.
+ */
+static int xen_guest__create_guestmount_maps(struct machine *machine, u16 domid)
+{
+	char root[PATH_MAX], kallsyms[PATH_MAX], id[8], *root_dir;
+	const char *name = xen_virt_id__domain_name_of(domid);
+	struct map *map;
+	int err;
+
+	snprintf(id, sizeof(id), "%u", domid);
+	err = xen_guest__guestmount_paths(domid, id, root, kallsyms);
+	if (err)
+		return err;
 	err = xen_guest__check_path(kallsyms, false);
+	if (err == -ENOENT && name) {
+		err = xen_guest__guestmount_paths(domid, name, root, kallsyms);
+		if (err)
+			return err;
+		err = xen_guest__check_path(kallsyms, false);
+	}
 	if (err) {
 		pr_warning("Cannot read d%u's kernel symbols from %s: %s\n", domid, kallsyms,
 			   strerror(-err));
@@ -338,7 +355,8 @@ static int xen_guest__create_guestmount_maps(struct machine *machine, u16 domid)
  * @domid: a guest's domain id
  *
  * The domain's --guest-vmlinux, else its --guest-kallsyms, else
- * --guestmount's DIR/<domid>/proc/kallsyms.  Without any, or when they
+ * --guestmount's DIR/<domid>/proc/kallsyms, else DIR/<name>/proc/kallsyms
+ * for a guest named by xen_virt_id__set_domain_name().  Without any, or when they
  * fail, the domain's kernel samples keep their addresses; they never get
  * dom0's names.
  *

@@ -5,6 +5,8 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
+#include "virt-id.h"
+
 struct machine;
 struct machines;
 struct perf_sample;
@@ -17,9 +19,6 @@ union perf_event;
  */
 #define XEN_MACHINE_PID_BASE	0x40000000
 #define XEN_MACHINE_DOMID_MASK	0xffff
-
-/* First domain id Xen reserves for itself (DOMID_FIRST_RESERVED). */
-#define XEN_DOMID_FIRST_RESERVED	0x7ff0
 
 /* Name of Xen's kernel dso when its symbols come from a xensyms file. */
 #define XEN_KALLSYMS_NAME	"[xen.kallsyms]"

@@ -109,18 +109,25 @@ static int out__write(struct split_out *out, const void *data, size_t len)
 	return 0;
 }
 
-static int slot__name(unsigned int slot, char *bf, size_t size)
+/* "xen", "dom0", "d7", or "d7-web01" for a named guest: a file name's end. */
+static void slot__name(unsigned int slot, char *bf, size_t size)
 {
-	if (slot == SLOT_UNKNOWN)
-		return scnprintf(bf, size, "unknown");
-	return xen_virt_id__domain_name(slot == SLOT_XEN ? XEN_VIRT_ID_DOMID_XEN : slot,
-					bf, size);
+	char *c;
+
+	if (slot == SLOT_UNKNOWN) {
+		scnprintf(bf, size, "unknown");
+		return;
+	}
+	xen_virt_id__domain_label(slot == SLOT_XEN ? XEN_VIRT_ID_DOMID_XEN : slot, bf, size);
+	c = strchr(bf, ' ');
+	if (c)
+		*c = '-';
 }
 
 static struct split_out *split__open(struct split *split, unsigned int slot)
 {
 	struct split_out *out = zalloc(sizeof(*out));
-	char name[16];
+	char name[XEN_VIRT_ID_NAME_MAX + 16];
 	off_t start;
 
 	if (!out)
