@@ -385,9 +385,11 @@ echo "# domain ids: d1=$d1 d2=$d2"
 # The guests run the lab's kernel: dom0's symbols are theirs (PV, no KASLR),
 # which the checksum of the kernel image's text symbols in each one's
 # /proc/kallsyms proves (modules and run-time trampolines differ).
-mkdir -p /tmp/guestmount/"$d1"/proc /tmp/guestmount/"$d2"/proc
+# d1 and d2 by id; d3, created during the recording, by its name.
+mkdir -p /tmp/guestmount/"$d1"/proc /tmp/guestmount/"$d2"/proc /tmp/guestmount/d3/proc
 cp /proc/kallsyms /tmp/guestmount/"$d1"/proc/kallsyms
 cp /proc/kallsyms /tmp/guestmount/"$d2"/proc/kallsyms
+cp /proc/kallsyms /tmp/guestmount/d3/proc/kallsyms
 ours=$(awk 'NF == 3 && $2 ~ /^[Tt]$/' /proc/kallsyms | md5sum | cut -d' ' -f1)
 echo "# dom0's kallsyms: text $ours, $(wc -l < /proc/kallsyms) lines, $(awk 'NF != 3' /proc/kallsyms | wc -l) of modules; d1's: $(grep GUEST-KALLSYMS "$cons/guest-d1.log" | cut -d' ' -f2-)"
 awk 'NF != 3' /proc/kallsyms | head -5 | sed 's/^/# dom0 kallsyms, not the image: /'
@@ -490,6 +492,13 @@ result $? "perf xen record -e cycles while d1 and d2 run and d3 lives and dies"
 result $? "the recording printed no warning"
 [ -r /tmp/d3.id ] && . /tmp/d3.id
 echo "# d3=$d3"
+# The guests' names, from Xen's store: d1 and d2 read before the recording,
+# d3 seen by the watch while it lived.
+sed 's/^/# names: /' "$data.domains"
+for g in "$d1 d1" "$d2 d2" "$d3 d3"; do
+	grep -qx "$g" "$data.domains"
+	result $? "perf xen record kept ${g#* }'s name ($g in $data.domains)"
+done
 [ "$(cat $mode_file)" = all ]
 result $? "the mode is still all after the recording"
 
@@ -514,10 +523,19 @@ for d in xen dom0 d$d1 d$d2 d$d3; do
 done
 perf xen -i "$data" report --stdio -q --sort domain 2> /dev/null > /tmp/r.domain
 sed 's/^/# report: /' /tmp/r.domain
-for d in xen dom0 d$d1 d$d2 d$d3; do
+for d in xen dom0 "d$d1 d1" "d$d2 d2" "d$d3 d3"; do
 	grep -Eq "^ +[0-9.]+% +$d *\$" /tmp/r.domain
 	result $? "perf xen report --sort domain has a row for $d"
 done
+# A names file with a bad line: one warning, the good lines still used.
+cp "$data" /tmp/names.data
+printf '%s d1\nnot a name line\n' "$d1" > /tmp/names.data.domains
+perf xen -i /tmp/names.data report --stdio -q --sort domain 2> /tmp/r.names.err > /tmp/r.names
+sed 's/^/# bad names file: /' /tmp/r.names.err
+grep -q 'names.data.domains: 1 line without a guest' /tmp/r.names.err &&
+	grep -Eq "^ +[0-9.]+% +d$d1 d1 *\$" /tmp/r.names &&
+	grep -Eq "^ +[0-9.]+% +d$d2 *\$" /tmp/r.names
+result $? "a bad line of FILE.domains is warned of and skipped"
 # each guest's vCPUs within its own count, every pCPU within the host's,
 # and the pinned guests on their pCPU
 awk -v d="d$d1" '$1 == d && ($3 > 1 || $2 != 1 - $3) { bad++ } END { exit bad != 0 }' /tmp/s.all
@@ -573,18 +591,41 @@ perf xen -i "$data" report --stdio -q --sort domain,sym --guestmount /tmp/guestm
 	--xen-syms "$xen_syms" \
 	2> /tmp/r.gsym.err > /tmp/r.gsym
 head -40 /tmp/r.gsym | sed 's/^/# report-sym: /'
-grep -E " d$d1 " /tmp/r.gsym | head -10 | sed 's/^/# report-sym d1: /'
-grep -Eq " d$d1 +\[u\] " /tmp/r.sym
+grep -E " d$d1 d1 " /tmp/r.gsym | head -10 | sed 's/^/# report-sym d1: /'
+grep -E " d$d3 d3 " /tmp/r.gsym | head -5 | sed 's/^/# report-sym d3: /'
+grep -Eq " d$d1 d1 +\[u\] " /tmp/r.sym
 result $? "d$d1: guest user samples ([u])"
-grep -Eq " d$d1 +\[g\] " /tmp/r.sym
+grep -Eq " d$d1 d1 +\[g\] " /tmp/r.sym
 result $? "d$d1: guest kernel samples ([g])"
 # d1's kernel workload is its getppid loop: at -F 50 its samples fall on
 # the call itself or on the way in and out of the kernel, whichever
 work="[a-z_0-9]*(getppid|entry_SYSCALL_64|syscall_exit_to_user_mode|do_syscall_64)"
-! grep -Eq " d$d1 +\[g\] +$work" /tmp/r.sym
+! grep -Eq " d$d1 d1 +\[g\] +$work" /tmp/r.sym
 result $? "d$d1: without the guests' symbols, no kernel names"
-grep -Eq " d$d1 +\[g\] +$work" /tmp/r.gsym
+grep -Eq " d$d1 d1 +\[g\] +$work" /tmp/r.gsym
 result $? "d$d1: --guestmount names the guest's getppid loop (the call, system call entry or exit)"
+# d3, created during the recording, lives a few seconds, most of them
+# booting: its kernel samples are named from /tmp/guestmount/d3, by name;
+# d1's from /tmp/guestmount/$d1, by id.  named GUEST: its [g] share, and
+# the part of it named, without the guests' symbols and with them.
+named() {
+	for f in sym gsym; do
+		awk -v d="d$(domid_of "$1") $1" '$2 " " $3 == d && $4 == "[g]" {
+				v = $1 + 0; all += v; if ($5 !~ /^0x/) named += v }
+			END { printf "%.2f %.2f ", all, named }' "/tmp/r.$f"
+	done
+}
+domid_of() { eval "echo \$$1"; }
+named d1 > /tmp/named.d1
+named d3 > /tmp/named.d3
+for g in d1 d3; do
+	read -r all0 named0 all named < "/tmp/named.$g"
+	echo "# $g's kernel samples: $all% of all, named: $named0% without symbols, $named% with --guestmount"
+done
+awk '{ exit !($3 > 0 && $4 >= 0.9 * $3) }' /tmp/named.d1
+result $? "d$d1: --guestmount's directory of its id names 90% of its kernel samples"
+awk '{ exit !($1 > 0 && $2 == 0 && $3 > 0 && $4 >= 0.9 * $3) }' /tmp/named.d3
+result $? "d$d3 (created during the recording): --guestmount's directory of its name names 90% of its kernel samples"
 grep -Eq " dom0 +\[k\] +[a-z_]" /tmp/r.gsym
 result $? "dom0's kernel named as before"
 
@@ -595,17 +636,18 @@ mkdir -p /tmp/split
 perf xen -i "$data" split --prefix /tmp/split/perf.data > /tmp/split.log 2>&1
 result $? "perf xen split"
 sed 's/^/# split: /' /tmp/split.log
-for d in d$d1 d$d2 d$d3; do
-	f=/tmp/split/perf.data.$d
+for g in d1 d2 d3; do
+	eval "d=d\$$g"
+	f=/tmp/split/perf.data.$d-$g
 	want=$(awk -v d="$d" '$1 == d { n++ } END { print n + 0 }' /tmp/s.all)
 	samples "$f" > /tmp/s.split
 	got=$(wc -l < /tmp/s.split)
 	other=$(awk -v d="$d" '$1 != d { n++ } END { print n + 0 }' /tmp/s.split)
 	echo "# $f: $got samples ($want in the recording), $other of other domains"
 	[ -s "$f" ] && [ "$got" = "$want" ] && [ "$other" = 0 ]
-	result $? "split: perf.data.$d holds exactly $d's samples"
+	result $? "split: perf.data.$d-$g holds exactly $d's samples"
 	perf report -i "$f" --stdio -q --sort pid 2> /dev/null | grep -q '%'
-	result $? "split: stock perf report reads perf.data.$d"
+	result $? "split: stock perf report reads perf.data.$d-$g"
 done
 
 # the driver saw no damage during all this
