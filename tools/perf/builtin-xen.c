@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
+#include <api/fs/fs.h>
 #include <subcmd/parse-options.h>
 
 #include "builtin.h"
@@ -50,7 +51,7 @@
  * meanwhile is not sampled.  Below this rate (8 PMIs a tick at HZ=250,
  * the default period's 100 a second with room for Xen's bursts), say so.
  */
-#define XEN_SAMPLE_RATE		"/proc/sys/kernel/perf_event_max_sample_rate"
+#define XEN_SAMPLE_RATE		"kernel/perf_event_max_sample_rate"
 #define XEN_RECORD_MIN_SAMPLE_RATE	2000
 
 /*
@@ -275,11 +276,9 @@ static void xen_check_pcpus(void)
 /* kernel.perf_event_max_sample_rate, or 0 if it cannot be read. */
 static long xen_max_sample_rate(void)
 {
-	char buf[32];
+	int rate;
 
-	if (xen_read_line(XEN_SAMPLE_RATE, buf, sizeof(buf)))
-		return 0;
-	return strtol(buf, NULL, 10);
+	return sysctl__read_int(XEN_SAMPLE_RATE, &rate) ? 0 : rate;
 }
 
 /* Warn of a rate that throttles; @when says whether it is before or after. */
