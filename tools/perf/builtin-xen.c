@@ -432,6 +432,49 @@ static void xen_load_names(const char *data)
 	free(src);
 }
 
+/* Whether /proc/cpuinfo says AuthenticAMD. */
+static bool xen_host_is_amd(void)
+{
+	char line[256];
+	bool amd = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "vendor_id", 9)) {
+			amd = strstr(line, "AuthenticAMD");
+			break;
+		}
+	}
+	fclose(f);
+	return amd;
+}
+
+/*
+ * On AMD, Xen takes a PMI that comes while an HVM or PVH guest runs after
+ * the guest's exit, in its own context (at svm_stgi_label), and its vPMU
+ * then gives the sample to Xen: in all mode such a guest's time shows as
+ * Xen's.  Name the guests this hides.
+ */
+static void xen_check_guest_types(void)
+{
+	unsigned int pos = 0;
+	u16 domid;
+
+	if (strcmp(xen_mode, "all") || !xen_host_is_amd())
+		return;
+	while (!xen_virt_id__next_domain(&pos, &domid)) {
+		const char *type = xen_virt_id__domain_type_of(domid);
+
+		if (!type || !strcmp(type, "pv"))
+			continue;
+		pr_warning("perf xen: d%u %s is a %s guest: on AMD, Xen's vPMU gives the samples of HVM and\n"
+			   "PVH guests to Xen itself (at svm_stgi_label), so its time shows as Xen's (perf-xen(1)).\n",
+			   domid, xen_virt_id__domain_name_of(domid), type);
+	}
+}
+
 static int xen_record(int argc, const char **argv)
 {
 	static const char * const plain[] = { "-a", "--sample-virt-id", NULL };
@@ -504,6 +547,7 @@ static int xen_record(int argc, const char **argv)
 			pr_warning("perf xen: watching Xen's store failed (%s): guests created during the\n"
 				   "recording may show ids.\n", strerror(-err));
 		xen_save_names(xen_file_name);
+		xen_check_guest_types();
 	}
 	if (rate >= XEN_RECORD_MIN_SAMPLE_RATE)
 		xen_check_sample_rate(xen_max_sample_rate(),

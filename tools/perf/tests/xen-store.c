@@ -74,12 +74,14 @@ static int test__xen_store_names(struct test_suite *test __maybe_unused,
 	/* The replies, in the order of the requests: dom0 and junk are not read. */
 	put_msg(peer, DIRECTORY, 1, dir, sizeof(dir));
 	put_msg(peer, READ, 2, "web01", 5);
-	put_msg(peer, ERROR, 3, "ENOENT", 7);
-	put_msg(peer, READ, 4, "bad name", 8);
+	put_msg(peer, READ, 3, "pvh", 3);
+	put_msg(peer, ERROR, 4, "ENOENT", 7);
+	put_msg(peer, READ, 5, "bad name", 8);
 	err = xen_store__read_names(&xs, 1000);
 
 	TEST_ASSERT_VAL("names read", !err);
 	TEST_ASSERT_VAL("d7 named", !strcmp(xen_virt_id__domain_name_of(7) ?: "", "web01"));
+	TEST_ASSERT_VAL("d7's type", !strcmp(xen_virt_id__domain_type_of(7) ?: "", "pvh"));
 	TEST_ASSERT_VAL("d9 or d11 named",
 			!xen_virt_id__domain_name_of(9) && !xen_virt_id__domain_name_of(11));
 	TEST_ASSERT_VAL("directory asked",
@@ -88,6 +90,9 @@ static int test__xen_store_names(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("d7's name asked",
 			!get_request(peer, &type, path, sizeof(path)) && type == READ &&
 			!strcmp(path, "/local/domain/7/name"));
+	TEST_ASSERT_VAL("d7's type asked",
+			!get_request(peer, &type, path, sizeof(path)) && type == READ &&
+			!strcmp(path, "/libxl/7/type"));
 	TEST_ASSERT_VAL("d9's name asked",
 			!get_request(peer, &type, path, sizeof(path)) &&
 			!strcmp(path, "/local/domain/9/name"));

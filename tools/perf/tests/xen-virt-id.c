@@ -59,18 +59,22 @@ static int test__xen_virt_id_guest_names(struct test_suite *test __maybe_unused,
 		"0123456789012345678901234567890123456789012345678901234567890123x",
 	};
 	static const char lines[] =
-		"7 web01\n"
+		"7 web01 pvh\n"
 		"9 db\n"
+		"10 x vmware\n"		/* named, but not a type of Xen's */
+		"4 four pv more\n"
 		"0 Domain-0\n"		/* dom0 is not a guest */
 		"32752 reserved\n"	/* DOMID_FIRST_RESERVED */
 		"70000 big\n"
 		"12\n"
-		"13 two words\n"
+		"13 two words here\n"
 		"x y\n"
 		"9 db2\n";		/* a later name replaces the earlier */
 	struct hist_entry he = { .virt_id = VIRT_ID(1, 7, 0) };
 	char bf[128], *out = NULL;
 	size_t i, out_size = 0;
+	unsigned int pos, sum = 0;
+	u16 domid;
 	FILE *fp;
 	int n;
 
@@ -94,9 +98,18 @@ static int test__xen_virt_id_guest_names(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("names read", n == 3);
 	TEST_ASSERT_VAL("d7", !strcmp(xen_virt_id__domain_name_of(7) ?: "", "web01"));
 	TEST_ASSERT_VAL("d9", !strcmp(xen_virt_id__domain_name_of(9) ?: "", "db2"));
+	TEST_ASSERT_VAL("d7's type", !strcmp(xen_virt_id__domain_type_of(7) ?: "", "pvh"));
+	TEST_ASSERT_VAL("d9's or d10's type",
+			!xen_virt_id__domain_type_of(9) && !xen_virt_id__domain_type_of(10));
+	TEST_ASSERT_VAL("d4 named", !xen_virt_id__domain_name_of(4));
+	TEST_ASSERT_VAL("type of an unnamed guest",
+			xen_virt_id__set_domain_type(8, "pv") == -ENOENT);
 	TEST_ASSERT_VAL("d12 or d13 named",
 			!xen_virt_id__domain_name_of(12) && !xen_virt_id__domain_name_of(13));
 	TEST_ASSERT_VAL("find web01", xen_virt_id__find_domain("web01") == 7);
+	for (i = 0, pos = 0; !xen_virt_id__next_domain(&pos, &domid); i++)
+		sum += domid;
+	TEST_ASSERT_VAL("named guests", i == 3 && sum == 7 + 9 + 10);
 	TEST_ASSERT_VAL("find db", xen_virt_id__find_domain("db") == -ENOENT);
 
 	xen_virt_id__domain_label(7, bf, sizeof(bf));
@@ -113,7 +126,7 @@ static int test__xen_virt_id_guest_names(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("open_memstream", fp);
 	TEST_ASSERT_VAL("names written", !xen_virt_id__write_names(fp));
 	fclose(fp);
-	TEST_ASSERT_VAL("names file", out && !strcmp(out, "7 web01\n9 db2\n"));
+	TEST_ASSERT_VAL("names file", out && !strcmp(out, "7 web01 pvh\n9 db2\n10 x\n"));
 	free(out);
 	xen_virt_id__forget_domain_names();
 	return TEST_OK;

@@ -270,10 +270,14 @@ int xen_store__name_path(const char *path)
 	return xen_store__domid(id, end - id);
 }
 
-/* Name guest @domid from the store; 0, or -errno other than a missing name. */
+/*
+ * Name guest @domid from the store, and give it the type the toolstack
+ * wrote (libxl's /libxl/<domid>/type); 0, or -errno other than a missing
+ * name or type.
+ */
 int xen_store__read_name(struct xen_store *xs, int domid, int timeout_ms)
 {
-	char path[32], name[XEN_VIRT_ID_NAME_MAX + 1];
+	char path[32], name[XEN_VIRT_ID_NAME_MAX + 1], type[8];
 	int ret;
 
 	snprintf(path, sizeof(path), "/local/domain/%d/name", domid);
@@ -284,7 +288,18 @@ int xen_store__read_name(struct xen_store *xs, int domid, int timeout_ms)
 		return ret;
 	/* A name the reports cannot show stays an id. */
 	ret = xen_virt_id__set_domain_name(domid, name);
-	return ret == -ENOMEM ? ret : 0;
+	if (ret)
+		return ret == -ENOMEM ? ret : 0;
+
+	snprintf(path, sizeof(path), "/libxl/%d/type", domid);
+	ret = xen_store__read(xs, path, type, sizeof(type), timeout_ms);
+	if (ret == -ENOENT || ret == -EOVERFLOW || ret == -EACCES)
+		return 0;
+	if (ret < 0)
+		return ret;
+	/* Another toolstack's type, or none: the type stays unknown. */
+	xen_virt_id__set_domain_type(domid, type);
+	return 0;
 }
 
 /**

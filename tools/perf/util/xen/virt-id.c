@@ -48,8 +48,12 @@ int xen_virt_id__domain_name(u16 domid, char *bf, size_t size)
  */
 struct xen_domain_name {
 	u16 domid;
+	const char *type;
 	char name[XEN_VIRT_ID_NAME_MAX + 1];
 };
+
+/* The guest types of Xen's toolstack (libxl's /libxl/<domid>/type). */
+static const char * const xen_domain_types[] = { "pv", "pvh", "hvm" };
 
 static struct xen_domain_name *xen_names;
 static unsigned int xen_nr_names, xen_names_alloc;
@@ -102,9 +106,41 @@ int xen_virt_id__set_domain_name(u16 domid, const char *name)
 		}
 		dn = &xen_names[xen_nr_names++];
 		dn->domid = domid;
+		dn->type = NULL;
 	}
 	memcpy(dn->name, name, len + 1);
 	return 0;
+}
+
+/**
+ * xen_virt_id__set_domain_type - say which type of guest a named guest is
+ * @domid: a guest named by xen_virt_id__set_domain_name()
+ * @type: "pv", "pvh" or "hvm"
+ *
+ * Return: 0, -ENOENT for a guest without a name, -EINVAL for another type.
+ */
+int xen_virt_id__set_domain_type(u16 domid, const char *type)
+{
+	struct xen_domain_name *dn = xen_domain_name__find(domid);
+	size_t i;
+
+	if (!dn)
+		return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(xen_domain_types); i++) {
+		if (!strcmp(type, xen_domain_types[i])) {
+			dn->type = xen_domain_types[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* The type of guest @domid ("pv", "pvh", "hvm"), or NULL if not known. */
+const char *xen_virt_id__domain_type_of(u16 domid)
+{
+	struct xen_domain_name *dn = xen_domain_name__find(domid);
+
+	return dn ? dn->type : NULL;
 }
 
 /* The name given to @domid, or NULL. */
@@ -113,6 +149,15 @@ const char *xen_virt_id__domain_name_of(u16 domid)
 	struct xen_domain_name *dn = xen_domain_name__find(domid);
 
 	return dn ? dn->name : NULL;
+}
+
+/* Step through the named guests: 0 with *@pos from 0 up, -ENOENT at the end. */
+int xen_virt_id__next_domain(unsigned int *pos, u16 *domid)
+{
+	if (*pos >= xen_nr_names)
+		return -ENOENT;
+	*domid = xen_names[(*pos)++].domid;
+	return 0;
 }
 
 /* The id of the domain named @name (the last one set), or -ENOENT. */
@@ -145,7 +190,7 @@ int xen_virt_id__domain_label(u16 domid, char *bf, size_t size)
 }
 
 /**
- * xen_virt_id__read_names - name guests from "DOMID NAME" lines
+ * xen_virt_id__read_names - name guests from "DOMID NAME [TYPE]" lines
  * @fp: the lines, as xen_virt_id__write_names() writes them
  * @what: where they come from, for the warning about bad lines
  *
@@ -156,9 +201,9 @@ int xen_virt_id__domain_label(u16 domid, char *bf, size_t size)
  */
 int xen_virt_id__read_names(FILE *fp, const char *what)
 {
-	char line[XEN_VIRT_ID_NAME_MAX + 16], name[XEN_VIRT_ID_NAME_MAX + 1];
+	char line[XEN_VIRT_ID_NAME_MAX + 24], name[XEN_VIRT_ID_NAME_MAX + 1], type[8];
 	unsigned int domid, bad = 0;
-	int n = 0, err;
+	int n = 0, fields, err;
 	char end;
 
 	while (fgets(line, sizeof(line), fp)) {
@@ -170,15 +215,17 @@ int xen_virt_id__read_names(FILE *fp, const char *what)
 			bad++;
 			continue;
 		}
-		if (sscanf(line, "%u %" __stringify(XEN_VIRT_ID_NAME_MAX) "s %c",
-			   &domid, name, &end) != 2 ||
-		    (u16)domid != domid) {
+		fields = sscanf(line, "%u %" __stringify(XEN_VIRT_ID_NAME_MAX) "s %7s %c",
+				&domid, name, type, &end);
+		if (fields < 2 || fields > 3 || (u16)domid != domid) {
 			bad++;
 			continue;
 		}
 		err = xen_virt_id__set_domain_name(domid, name);
 		if (err == -ENOMEM)
 			return err;
+		if (!err && fields == 3)
+			err = xen_virt_id__set_domain_type(domid, type);
 		if (err)
 			bad++;
 		else
@@ -190,13 +237,16 @@ int xen_virt_id__read_names(FILE *fp, const char *what)
 	return n;
 }
 
-/* The names known, one "DOMID NAME" line each; 0 or -errno. */
+/* The names known, one "DOMID NAME [TYPE]" line each; 0 or -errno. */
 int xen_virt_id__write_names(FILE *fp)
 {
 	unsigned int i;
 
 	for (i = 0; i < xen_nr_names; i++) {
-		if (fprintf(fp, "%u %s\n", xen_names[i].domid, xen_names[i].name) < 0)
+		const struct xen_domain_name *dn = &xen_names[i];
+
+		if (fprintf(fp, "%u %s%s%s\n", dn->domid, dn->name, dn->type ? " " : "",
+			    dn->type ?: "") < 0)
 			return -errno;
 	}
 	return 0;

@@ -31,7 +31,10 @@ int xen_virt_id__domain_name(u16 domid, char *bf, size_t size);
 
 int xen_virt_id__set_domain_name(u16 domid, const char *name);
 const char *xen_virt_id__domain_name_of(u16 domid);
+int xen_virt_id__set_domain_type(u16 domid, const char *type);
+const char *xen_virt_id__domain_type_of(u16 domid);
 int xen_virt_id__find_domain(const char *name);
+int xen_virt_id__next_domain(unsigned int *pos, u16 *domid);
 void xen_virt_id__forget_domain_names(void);
 int xen_virt_id__domain_label(u16 domid, char *bf, size_t size);
 unsigned int xen_virt_id__domain_width(u64 virt_id);
