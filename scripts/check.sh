@@ -11,7 +11,7 @@ cd "$top"
 errors=()
 # Every lab run of the plan; one that did not run is a failure.
 labs=(check-vpmu-on check-vpmu-off pmi-amd pmi-intel xen420-check-intel
-      xen420-vpmu-off guests-amd coverage-amd coverage-amd-4)
+      xen420-vpmu-off guests-amd types-amd coverage-amd coverage-amd-4)
 : > "$out/check-times.txt"
 
 # run NAME TIMEOUT COMMAND...: output in out/check-NAME.log
@@ -33,7 +33,7 @@ run() {
 
 kernel=
 rm -f "$out"/{checkpatch,static,abi,harness,treetools,qemu-pmu,deb}.tap "$out"/lab-check-* "$out"/lab-pmi-* \
-	"$out"/lab-xen420-* "$out"/lab-guests-* "$out"/lab-coverage-*
+	"$out"/lab-xen420-* "$out"/lab-guests-* "$out"/lab-types-* "$out"/lab-coverage-*
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 run harness 300 sh -c 'python3 tests/harness/run.py > out/harness.tap'
@@ -87,6 +87,12 @@ if run tree 900 scripts/assemble.sh; then
 				run lab-guests-amd 900 env LAB_PMU=amd \
 					LAB_INITRD=out/initramfs-guests.cpio.gz \
 					scripts/lab.sh guests-amd guests on
+			# A PVH guest profiled from dom0 (tests/lab/guests.sh
+			# types): on AMD its samples are Xen's
+			[ -s out/initramfs-guests.cpio.gz ] &&
+				run lab-types-amd 600 env LAB_PMU=amd LAB_DOM0=kunit.enable=0 \
+					LAB_INITRD=out/initramfs-guests.cpio.gz \
+					scripts/lab.sh types-amd types on
 			# Every pCPU or the gap shown: 4 pCPUs, dom0 with 2
 			# vCPUs, then with 4 (tests/lab/guests.sh coverage)
 			for v in 2 4; do

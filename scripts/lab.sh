@@ -9,7 +9,7 @@
 #   out/lab-NAME.qemu     QEMU's own messages
 #
 # usage: lab.sh NAME PLAN VPMU [extra Xen options]
-#   PLAN  check | check-pmi | pmi | soak | bench | guests | coverage | run
+#   PLAN  check | check-pmi | pmi | soak | bench | guests | coverage | types | run
 #         (tests/lab/init);
 #   VPMU  on (vpmu=on) | off (no vpmu option)
 # Environment: LAB_TIMEOUT (seconds, default 600), LAB_FAULT (passed to
