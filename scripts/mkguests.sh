@@ -9,7 +9,9 @@
 #                                both) with Debian's Xen toolstack
 #                                (scripts/fetch-toolstack.sh), the shared
 #                                libraries it needs from this machine,
-#                                the guests' kernel (the lab's bzImage) and
+#                                the guests' kernels (the lab's bzImage,
+#                                Debian 13's stock cloud kernel from
+#                                scripts/fetch-stock-kernel.sh) and
 #                                initramfs, and tests/lab/guests.sh
 set -euo pipefail
 
@@ -23,6 +25,9 @@ for f in "$out/initramfs.cpio.gz" "$out/bzImage" "$out/perf" "$work/spin"; do
 	[ -r "$f" ] || die "$f missing: run 'make lab-images'"
 done
 [ -x "$ts/usr/lib/xen-4.17/bin/xl" ] || die "$ts missing: run scripts/fetch-toolstack.sh"
+"$top/scripts/fetch-stock-kernel.sh"
+stock=$(echo "$top"/build/stock-kernel/boot/vmlinuz-*)
+[ -r "$stock" ] || die "no stock kernel in build/stock-kernel"
 
 # The domU's initramfs
 list=$work/guest.list
@@ -70,6 +75,7 @@ adddir() {
 		done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<< "$libs")
 	done
 	files+=("/opt/guest/bzImage=$out/bzImage"
+		"/opt/guest/stock/vmlinuz=$stock"
 		# xl's pthread_cancel loads it at run time
 		"/lib/x86_64-linux-gnu/libgcc_s.so.1=$(readlink -f /lib/x86_64-linux-gnu/libgcc_s.so.1)"
 		"/opt/guest/initramfs.cpio=$out/guest.cpio"

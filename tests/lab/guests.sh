@@ -39,15 +39,16 @@ result() {
 }
 
 # guest_cfg NAME ROLE VCPUS PCPUS: an xl config for a guest of type
-# GUEST_TYPE (pv, the default, or pvh); PCPUS is xl's value: "1" (every
-# vCPU on pCPU 1) or ["1", "0"] (one per vCPU)
+# GUEST_TYPE (pv, the default, or pvh) running GUEST_KERNEL (the lab's
+# by default) with GUEST_EXTRA on its command line; PCPUS is xl's value:
+# "1" (every vCPU on pCPU 1) or ["1", "0"] (one per vCPU)
 guest_cfg() {
 	cat > "/tmp/$1.cfg" <<-CFG
 	name = "$1"
 	type = "${GUEST_TYPE:-pv}"
-	kernel = "/opt/guest/bzImage"
+	kernel = "${GUEST_KERNEL:-/opt/guest/bzImage}"
 	ramdisk = "/opt/guest/initramfs.cpio"
-	extra = "console=hvc0 panic=-1 kunit.enable=0 xenpmu_guest=$2"
+	extra = "console=hvc0 panic=-1 kunit.enable=0 xenpmu_guest=$2${GUEST_EXTRA:+ $GUEST_EXTRA}"
 	memory = 128
 	vcpus = $3
 	cpus = $4
@@ -344,6 +345,14 @@ coverage() {
 	xl destroy c1
 }
 
+# running NAME: the guest's vCPUs ran 0.5 s or more in 2 s (xl vcpu-list)
+running() {
+	a=$(xl vcpu-list "$1" 2> /dev/null | awk 'NR > 1 { t += $6 } END { print t + 0 }')
+	sleep 2
+	b=$(xl vcpu-list "$1" 2> /dev/null | awk 'NR > 1 { t += $6 } END { print t + 0 }')
+	awk -v a="$a" -v b="$b" 'BEGIN { exit !(b - a >= 0.5) }'
+}
+
 # --- the guest types users run (plan types) ----------------------------------
 # A PVH guest (the lab's kernel, booted directly) with the busy workload
 # alone on pCPU 1, profiled from dom0 in all mode.  On AMD (the only
@@ -358,12 +367,24 @@ coverage() {
 # the guest.  On Intel, VMX hands the interrupt over with the guest's
 # registers and Xen gives the sample to the guest; QEMU cannot show it.
 types() {
+	# as the main plan does, after perf xen record's warning (there)
+	echo 2000 > /proc/sys/kernel/perf_event_max_sample_rate &&
+		echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+	result $? "perf_event_max_sample_rate 2000, perf_cpu_time_max_percent 0"
 	echo all > "$mode_file"
 	result $? "all mode set"
-	GUEST_TYPE=pvh start p1 busy 1 '"1"'
-	result $? "xl create p1 (PVH, busy, 1 vCPU on pCPU 1)"
-	ready p1
-	result $? "p1 (PVH) runs its workload"
+	# One lab run in five, the PVH guest under QEMU's emulated SVM stopped
+	# running after its workload started (its vCPU runnable, no time):
+	# then it is made again, once, and the plan says so.
+	for try in 1 2; do
+		GUEST_TYPE=pvh start p1 busy 1 '"1"' && ready p1 && running p1 && break
+		echo "# p1 (PVH) does not run (creation $try):"
+		xl vcpu-list 2> /dev/null | sed 's/^/# xl vcpu-list: /'
+		tail -5 "$cons/guest-p1.log" | sed 's/^/# p1 console: /'
+		xl destroy p1 > /dev/null 2>&1
+	done
+	running p1
+	result $? "p1 (PVH, busy, 1 vCPU on pCPU 1) created and running its workload ($try creations)"
 	p1=$(domid p1)
 	grep GUEST-KALLSYMS "$cons/guest-p1.log" | sed 's/^/# p1: /'
 	window pvh
@@ -382,17 +403,71 @@ types() {
 	sed 's/^/# pvh report: /' /tmp/r.pvh
 	perf xen -i /tmp/pvh.data report --stdio -q --sort pcpu,domain,sym 2> /dev/null > /tmp/r.pvh.pcpu
 	head -12 /tmp/r.pvh.pcpu | sed 's/^/# pvh report-pcpu: /'
-	# p1 ran most of the window (Xen's accounting), none of its samples
-	# are its own, and most of pCPU 1's are Xen's at svm_stgi_label
+	# p1 has no sample of its own, and Xen's cycles at svm_stgi_label (of
+	# the whole recording, a little longer than the window) are p1's
+	# running time (Xen's accounting), within what a pCPU counts (80%, as
+	# compare's COVER) and the usual 10% and 0.3 s
 	ran=$(awk -v d="d$p1" '$3 == d && $4 == "ran" { print $5 }' /tmp/cmp.pvh)
-	awk -v d="d$p1" -v ran="${ran:-0}" '$1 == d { n++ } END { exit n != 0 || ran < 3 }' /tmp/s.pvh
-	result $? "p1 ran ${ran:-?} s of the window (over 3) and has no sample of its own"
-	awk '$2 == 1 { all += $1 + 0; if ($3 == "xen" && $5 == "svm_stgi_label") at += $1 + 0 }
-		END { printf "# pCPU 1: %.1f%% of the samples, %.1f%% Xen'"'"'s at svm_stgi_label\n", all, at
-		      exit !(at > 0.5 * all) }' /tmp/r.pvh.pcpu
-	result $? "p1's time is Xen's at svm_stgi_label: over half of pCPU 1's samples"
+	cycles=$(awk '{ w += $NF } END { printf "%.2f", w / 1e9 }' /tmp/s.pvh)
+	awk -v d="d$p1" -v ran="${ran:-0}" '$1 == d { n++ } END { exit n != 0 || ran < 1 }' /tmp/s.pvh
+	result $? "p1 ran ${ran:-?} s of the window and has no sample of its own"
+	awk -v ran="${ran:-0}" -v w="${cycles:-0}" '
+		$2 == 1 && $3 == "xen" && $5 == "svm_stgi_label" { at += $1 + 0 }
+		END { s = at * w / 100
+		      printf "# Xen at svm_stgi_label: %.1f%% of %.2f s of cycles, %.2f s; p1 ran %.2f s\n", at, w, s, ran
+		      exit !(ran >= 1 && s >= 0.8 * ran - 0.3 && s <= 1.1 * ran + 0.3) }' /tmp/r.pvh.pcpu
+	result $? "p1's running time is Xen's cycles at svm_stgi_label (80% to 110%)"
+	xl vcpu-list 2> /dev/null | sed 's/^/# xl vcpu-list: /'
+	tail -25 "$cons/guest-p1.log" | sed 's/^/# p1 console: /'
 	xl destroy p1
 	result $? "p1 destroyed"
+
+	# A stock kernel: Debian 13's cloud kernel as a PV guest, busy on
+	# pCPU 1, its kernel's text symbols sent over its console
+	GUEST_KERNEL=/opt/guest/stock/vmlinuz GUEST_EXTRA=xenpmu_kallsyms=1 start s1 busy 1 '"1"'
+	result $? "xl create s1 (PV, Debian's stock cloud kernel, busy, 1 vCPU on pCPU 1)"
+	ready s1
+	result $? "s1 (stock kernel) runs its workload"
+	s1=$(domid s1)
+	grep -m1 'Linux version' "$cons/guest-s1.log" | sed 's/^/# s1: /'
+	grep 'GUEST-KALLSYMS ' "$cons/guest-s1.log" | sed 's/^/# s1: /'
+	mkdir -p /tmp/guestmount/s1/proc
+	sed -n '/GUEST-KALLSYMS-BEGIN/,/GUEST-KALLSYMS-END/p' "$cons/guest-s1.log" | tr -d '\r' |
+		sed '1d;$d' | base64 -d | gunzip > /tmp/guestmount/s1/proc/kallsyms
+	sum=$(md5sum < /tmp/guestmount/s1/proc/kallsyms | cut -d' ' -f1)
+	ours=$(awk 'NF == 3 && $2 ~ /^[Tt]$/' /proc/kallsyms | md5sum | cut -d' ' -f1)
+	echo "# s1's kallsyms: $(wc -l < /tmp/guestmount/s1/proc/kallsyms) text symbols, $sum; dom0's $ours"
+	grep -q "GUEST-KALLSYMS $sum " "$cons/guest-s1.log" && [ "$sum" != "$ours" ]
+	result $? "s1's kernel text symbols copied from its console, as the guest counted them, not dom0's"
+	window stock
+	result $? "perf xen record of a 6 s window with s1 (stock kernel) running"
+	unthrottled stock
+	result $? "perf throttled none of its PMIs"
+	compare stock 0.8
+	result $? "stock kernel: the samples within Xen's accounting"
+	grep -qx "$s1 s1 pv" /tmp/stock.data.domains
+	result $? "s1's name and type kept ($s1 s1 pv in FILE.domains)"
+	perf xen -i /tmp/stock.data report --stdio -q --sort domain 2> /dev/null > /tmp/r.stock
+	sed 's/^/# stock report: /' /tmp/r.stock
+	grep -Eq "^ +[0-9.]+% +d$s1 s1 *\$" /tmp/r.stock
+	result $? "perf xen report has a row for d$s1 s1"
+	perf xen -i /tmp/stock.data report --stdio -q --sort domain,sym --guestmount /tmp/guestmount \
+		2> /dev/null > /tmp/r.stock.sym
+	grep " d$s1 s1 " /tmp/r.stock.sym | head -12 | sed 's/^/# stock report-sym: /'
+	awk -v d="d$s1 s1" '$2 " " $3 == d { v = $1 + 0; m[$4] += v; if ($4 == "[g]" && $5 !~ /^0x/) named += v }
+		END { printf "%.2f %.2f %.2f\n", m["[u]"], m["[g]"], named }' /tmp/r.stock.sym > /tmp/stock.split
+	read -r u k named < /tmp/stock.split
+	echo "# s1 (stock kernel, PV): user $u%, kernel $k%, of which named $named%"
+	awk -v u="$u" -v k="$k" 'BEGIN { exit !(u > 0 && k > 0) }'
+	result $? "s1: guest user ([u]) and guest kernel ([g]) samples"
+	awk -v k="$k" -v n="$named" 'BEGIN { exit !(k > 0 && n >= 0.9 * k) }'
+	result $? "s1: 90% of its kernel samples named from its own kallsyms (/tmp/guestmount/s1, by name)"
+	grep -Eq " d$s1 s1 +\[g\] +[a-z_0-9]*(getppid|entry_SYSCALL_64|syscall_exit_to_user_mode|do_syscall_64)" /tmp/r.stock.sym
+	result $? "s1: its getppid loop named in Debian's kernel"
+	sed '/GUEST-KALLSYMS-BEGIN/,/GUEST-KALLSYMS-END/d' "$cons/guest-s1.log" | tail -25 |
+		sed 's/^/# s1 console: /'
+	xl destroy s1
+	result $? "s1 destroyed"
 }
 
 # --- the toolstack --------------------------------------------------------
