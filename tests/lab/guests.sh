@@ -384,7 +384,7 @@ types() {
 		xl destroy p1 > /dev/null 2>&1
 	done
 	running p1
-	result $? "p1 (PVH, busy, 1 vCPU on pCPU 1) created and running its workload ($try creations)"
+	result $? "p1 (PVH, busy, 1 vCPU on pCPU 1) created and running its workload (creation $try)"
 	p1=$(domid p1)
 	grep GUEST-KALLSYMS "$cons/guest-p1.log" | sed 's/^/# p1: /'
 	window pvh
