@@ -629,8 +629,8 @@ echo "# d3=$d3"
 # d3 seen by the watch while it lived.
 sed 's/^/# names: /' "$data.domains"
 for g in "$d1 d1" "$d2 d2" "$d3 d3"; do
-	grep -qx "$g" "$data.domains"
-	result $? "perf xen record kept ${g#* }'s name ($g in $data.domains)"
+	grep -qx "$g pv" "$data.domains"
+	result $? "perf xen record kept ${g#* }'s name and type ($g pv in $data.domains)"
 done
 [ "$(cat $mode_file)" = all ]
 result $? "the mode is still all after the recording"
