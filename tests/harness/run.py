@@ -177,6 +177,16 @@ CASES = [
      1, ['Xen vPMU error']),
     ('software emulation is said', {'status': STATUS % 0, 'log': LOG, 'results': results()},
      0, ['software-emulated CPU']),
+    ("a guest console's panic in the results is not dom0's", {
+        'status': GUEST_STATUS % 0, 'log': LOG,
+        'results': guest_results('1..1\nok 1 - xl list shows Domain-0\n'
+                                 '# p1 console: [ 35.9] Kernel panic - not syncing: Fatal exception\n')},
+     0, ['guests@t:', '3 passed, 0 failed']),
+    ("a panic in the results that is no guest console's is dom0's", {
+        'status': GUEST_STATUS % 0, 'log': LOG,
+        'results': guest_results('1..1\nok 1 - xl list shows Domain-0\n'
+                                 '[ 35.9] Kernel panic - not syncing: Fatal exception\n')},
+     1, ['dom0 kernel panic']),
 ]
 
 
