@@ -37,6 +37,7 @@ PLAN_PARTS = {
     'bench': [('bench', 'ktap')],
     'guests': [('kunit', 'ktap'), ('guests', 'ktap')],
     'coverage': [('coverage', 'ktap')],
+    'types': [('types', 'ktap')],
     'run': [],
 }
 EXPECT_XEN = re.compile(r'XENPMU-EXPECT-XEN (\d+) (.*)')

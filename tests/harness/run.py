@@ -177,6 +177,12 @@ CASES = [
      1, ['Xen vPMU error']),
     ('software emulation is said', {'status': STATUS % 0, 'log': LOG, 'results': results()},
      0, ['software-emulated CPU']),
+    ('a failing case of plan types fails', {
+        'status': (GUEST_STATUS % 0).replace('plan=guests', 'plan=types'), 'log': LOG,
+        'results': part('environment', 'x\n') +
+                   part('types', '1..2\nok 1 - p1 created\nnot ok 2 - p1 has no sample\n') +
+                   'XENPMU-DONE\n'},
+     1, ['types@t:', '1 passed, 1 failed']),
     ("a guest console's panic in the results is not dom0's", {
         'status': GUEST_STATUS % 0, 'log': LOG,
         'results': guest_results('1..1\nok 1 - xl list shows Domain-0\n'

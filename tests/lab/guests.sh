@@ -409,20 +409,20 @@ types() {
 	# compare's COVER) and the usual 10% and 0.3 s
 	ran=$(awk -v d="d$p1" '$3 == d && $4 == "ran" { print $5 }' /tmp/cmp.pvh)
 	cycles=$(awk '{ w += $NF } END { printf "%.2f", w / 1e9 }' /tmp/s.pvh)
-	awk -v d="d$p1" -v ran="${ran:-0}" '$1 == d { n++ } END { exit n != 0 || ran < 1 }' /tmp/s.pvh
-	result $? "p1 ran ${ran:-?} s of the window and has no sample of its own"
+	awk -v d="d$p1" -v ran="${ran:-0}" '$1 == d { n++ } END { exit n != 0 || ran < 0.3 }' /tmp/s.pvh
+	result $? "p1 ran ${ran:-?} s of the window (0.3 s or more: 30 samples due) and has no sample of its own"
 	awk -v ran="${ran:-0}" -v w="${cycles:-0}" '
 		$2 == 1 && $3 == "xen" && $5 == "svm_stgi_label" { at += $1 + 0 }
 		END { s = at * w / 100
 		      printf "# Xen at svm_stgi_label: %.1f%% of %.2f s of cycles, %.2f s; p1 ran %.2f s\n", at, w, s, ran
-		      exit !(ran >= 1 && s >= 0.8 * ran - 0.3 && s <= 1.1 * ran + 0.3) }' /tmp/r.pvh.pcpu
+		      exit !(ran >= 0.3 && s >= 0.8 * ran - 0.3 && s <= 1.1 * ran + 0.3) }' /tmp/r.pvh.pcpu
 	result $? "p1's running time is Xen's cycles at svm_stgi_label (80% to 110%)"
 	xl vcpu-list 2> /dev/null | sed 's/^/# xl vcpu-list: /'
 	tail -25 "$cons/guest-p1.log" | sed 's/^/# p1 console: /'
 	# The PVH guest's fault under QEMU's emulated SVM (README.md): said,
 	# not judged, as the checks above hold for whatever time it ran
 	grep -m1 'Kernel panic' "$cons/guest-p1.log" > /dev/null &&
-		echo "# p1 crashed: $(grep -m1 -E 'RIP: 0010|Kernel panic' "$cons/guest-p1.log")"
+		echo "# p1 crashed: $(grep -m1 'Kernel panic' "$cons/guest-p1.log")"
 	xl destroy p1
 	result $? "p1 destroyed"
 
