@@ -77,3 +77,24 @@ apt_download() {
 	rm -rf "$dir"
 	mv "$dir.tmp" "$dir"
 }
+
+# apt_fetch_unpack SUITE WHAT VERSION DEST PKG...: PKG (name or
+# name=version) from SUITE, downloaded once into $apt_dir/debs/WHAT-VERSION
+# (apt_download) and unpacked with dpkg-deb into DEST, again only when
+# VERSION changes (DEST/.xenpmu-version).  Nothing is installed.
+apt_fetch_unpack() {
+	local suite=$1 what=$2 version=$3 dest=$4 debs d
+	shift 4
+	debs=$apt_dir/debs/$what-$version
+	if [ ! -f "$debs/.complete" ]; then
+		step "$what: downloading $* from $suite through a private apt state in $apt_dir"
+		apt_download "$suite" "$debs" "$@"
+	fi
+	[ "$(cat "$dest/.xenpmu-version" 2>/dev/null)" != "$version" ] || return 0
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	for d in "$debs"/*.deb; do
+		dpkg-deb -x "$d" "$dest" || die "dpkg-deb -x $d failed"
+	done
+	echo "$version" > "$dest/.xenpmu-version"
+}

@@ -18,19 +18,9 @@ release=6.12.118+deb13-cloud-amd64
 version=6.12.118-1
 pkg=linux-image-$release-unsigned
 apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}-$suite
-debs=$apt_dir/debs/stock-kernel-$version
 dest=$top/build/stock-kernel
 
-if [ ! -f "$debs/.complete" ]; then
-	step "stock kernel: downloading $pkg $version from $suite through a private apt state in $apt_dir"
-	apt_download "$suite" "$debs" "$pkg=$version"
-fi
-if [ "$(cat "$dest/.xenpmu-version" 2>/dev/null)" != "$release" ]; then
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	dpkg-deb -x "$debs/${pkg}_${version}_amd64.deb" "$dest"
-	echo "$release" > "$dest/.xenpmu-version"
-fi
+apt_fetch_unpack "$suite" stock-kernel "$version" "$dest" "$pkg=$version"
 for f in vmlinuz System.map config; do
 	[ -r "$dest/boot/$f-$release" ] || die "$dest/boot/$f-$release missing from $pkg"
 done

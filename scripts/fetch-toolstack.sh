@@ -2,9 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Debian 12's Xen toolstack for the guest lab, never installed on this
-# machine: xl, xenstored, xenconsoled and their libraries, at the version
-# of the installed hypervisor, downloaded through a private apt state
-# (scripts/apt.sh) and unpacked with dpkg-deb into build/toolstack-4.17.
+# machine, downloaded through a private apt state (scripts/apt.sh) and
+# unpacked with dpkg-deb:
+#   build/toolstack-4.17    xl, xenstored, xenconsoled, hvmloader and
+#                           their libraries, at the version of the
+#                           installed hypervisor
+#   build/device-model      what an HVM guest needs beside them: Debian's
+#                           QEMU for Xen (qemu-system-xen), SeaBIOS,
+#                           QEMU's option ROMs and keymaps, and the
+#                           libraries that QEMU loads, but for those any
+#                           machine with gcc has (libc, libstdc++, libgcc,
+#                           zlib, liblzma, libbz2)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,19 +26,20 @@ xen_pkgs=(xen-utils-4.17 xen-utils-common xenstore-utils libxenmisc4.17 libxenca
 	  libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenstore4
 	  libxentoollog1 libxenhypfs1 libxendevicemodel1 libxentoolcore1)
 apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}-$suite
-debs=$apt_dir/debs/toolstack-$version
-dest=$top/build/toolstack-4.17
+ts=$top/build/toolstack-4.17
+apt_fetch_unpack "$suite" toolstack "$version" "$ts" "${xen_pkgs[@]/%/=$version}" libyajl2
+[ -x "$ts/usr/lib/xen-4.17/bin/xl" ] || die "xl missing from the toolstack's packages"
+[ -r "$ts/usr/lib/xen-4.17/boot/hvmloader" ] || die "hvmloader missing from the toolstack's packages"
 
-if [ ! -f "$debs/.complete" ]; then
-	step "toolstack: downloading xen-utils-4.17 $version and its libraries from $suite through a private apt state in $apt_dir"
-	apt_download "$suite" "$debs" "${xen_pkgs[@]/%/=$version}" libyajl2
-fi
-if [ "$(cat "$dest/.xenpmu-version" 2>/dev/null)" != "$version" ]; then
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	for d in "$debs"/*.deb; do
-		dpkg-deb -x "$d" "$dest"
-	done
-	echo "$version" > "$dest/.xenpmu-version"
-fi
-[ -x "$dest/usr/lib/xen-4.17/bin/xl" ] || die "xl missing from $debs"
+# The device model at the newest version of the suite: the toolstack's
+# libraries above are its Xen libraries
+dm_pkgs=(qemu-system-xen qemu-system-data seabios libfdt1 libglib2.0-0 libpixman-1-0
+	 libspice-server1 libjpeg62-turbo libusb-1.0-0 libopus0 libgstreamer1.0-0
+	 libgstreamer-plugins-base1.0-0 liborc-0.4-0 liblz4-1 libsasl2-2 libssl3
+	 libudev1 libunwind8 libdw1 libelf1 libffi8 libpcre2-8-0)
+dm=$top/build/device-model
+apt_fetch_unpack "$suite" device-model "$suite-1" "$dm" "${dm_pkgs[@]}"
+for f in usr/libexec/xen-qemu-system-i386 usr/share/seabios/bios-256k.bin \
+	 usr/share/qemu/linuxboot.bin usr/share/qemu/keymaps/en-us; do
+	[ -r "$dm/$f" ] || die "$f missing from the device model's packages"
+done

@@ -19,22 +19,9 @@ suite=trixie
 version=4.20.4+63-g7abfd2bce2-0+deb13u1
 pkgs=(xen-hypervisor-4.20-amd64 xen-hypervisor-4.20-amd64-dbg libxen-dev)
 apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}-$suite
-debs=$apt_dir/debs/$version
 dest=$top/build/xen-4.20
 
-if [ ! -f "$debs/.complete" ]; then
-	step "xen 4.20: downloading ${pkgs[*]} $version from $suite through a private apt state in $apt_dir"
-	apt_download "$suite" "$debs" "${pkgs[@]/%/=$version}"
-fi
-
-if [ "$(cat "$dest/.xenpmu-version" 2>/dev/null)" != "$version" ]; then
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	for d in "$debs"/*.deb; do
-		dpkg-deb -x "$d" "$dest"
-	done
-	echo "$version" > "$dest/.xenpmu-version"
-fi
+apt_fetch_unpack "$suite" xen-4.20 "$version" "$dest" "${pkgs[@]/%/=$version}"
 gz=$dest/boot/xen-4.20-amd64.gz
 [ -r "$gz" ] || die "$gz missing from the package"
 if [ ! -s "$out/xen-4.20" ] || [ "$gz" -nt "$out/xen-4.20" ]; then
