@@ -87,11 +87,12 @@ if run tree 900 scripts/assemble.sh; then
 				run lab-guests-amd 900 env LAB_PMU=amd \
 					LAB_INITRD=out/initramfs-guests.cpio.gz \
 					scripts/lab.sh guests-amd guests on
-			# A PVH guest profiled from dom0 (tests/lab/guests.sh
-			# types): on AMD its samples are Xen's
-			[ -s out/initramfs-guests.cpio.gz ] &&
-				run lab-types-amd 600 env LAB_PMU=amd LAB_DOM0=kunit.enable=0 \
-					LAB_INITRD=out/initramfs-guests.cpio.gz \
+			# A PVH, an HVM and a stock-kernel guest profiled
+			# from dom0 (tests/lab/guests.sh types): on AMD the
+			# PVH and HVM guests' samples are Xen's
+			[ -s out/initramfs-types.cpio.gz ] &&
+				run lab-types-amd 900 env LAB_PMU=amd LAB_DOM0=kunit.enable=0 \
+					LAB_TIMEOUT=840 LAB_INITRD=out/initramfs-types.cpio.gz \
 					scripts/lab.sh types-amd types on
 			# Every pCPU or the gap shown: 4 pCPUs, dom0 with 2
 			# vCPUs, then with 4 (tests/lab/guests.sh coverage)

@@ -24,7 +24,8 @@
 # (default out/bzImage).  LAB_XEN: 4.17 (Debian 12's, default) or 4.20
 # (Debian 13's, scripts/fetch-xen.sh).  LAB_INITRD: dom0's initramfs
 # (default out/initramfs.cpio.gz; the guest lab's is
-# out/initramfs-guests.cpio.gz, scripts/mkguests.sh).
+# out/initramfs-guests.cpio.gz, plan types' out/initramfs-types.cpio.gz,
+# scripts/mkguests.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -13,6 +13,13 @@
 #                                Debian 13's stock cloud kernel from
 #                                scripts/fetch-stock-kernel.sh) and
 #                                initramfs, and tests/lab/guests.sh
+#   out/initramfs-types.cpio.gz  dom0's for plan types: the above followed
+#                                by a third archive with what an HVM guest
+#                                needs (build/device-model, from
+#                                scripts/fetch-toolstack.sh): QEMU as the
+#                                device model, its libraries, hvmloader,
+#                                SeaBIOS, QEMU's direct-boot option ROM
+#                                and its one keymap
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,11 +27,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kout=${KOUT:-$top/build/kernel}
 gen=$kout/usr/gen_init_cpio
 ts=$top/build/toolstack-4.17
+dm=$top/build/device-model
 work=$top/build/lab
 for f in "$out/initramfs.cpio.gz" "$out/bzImage" "$out/perf" "$work/spin"; do
 	[ -r "$f" ] || die "$f missing: run 'make lab-images'"
 done
-[ -x "$ts/usr/lib/xen-4.17/bin/xl" ] || die "$ts missing: run scripts/fetch-toolstack.sh"
+[ -x "$ts/usr/lib/xen-4.17/bin/xl" ] && [ -x "$dm/usr/libexec/xen-qemu-system-i386" ] ||
+	die "$ts or $dm missing: run scripts/fetch-toolstack.sh"
 "$top/scripts/fetch-stock-kernel.sh"
 stock=$(echo "$top"/build/stock-kernel/boot/vmlinuz-*)
 [ -r "$stock" ] || die "no stock kernel in build/stock-kernel"
@@ -47,58 +56,79 @@ list=$work/guest.list
 "$gen" "$list" > "$out/guest.cpio.tmp"
 mv "$out/guest.cpio.tmp" "$out/guest.cpio"
 
-# What the toolstack runs, and every library they load, the toolstack's
-# own from the package and the rest (libc and friends) from this machine
-bins=(xl xenstored xenconsoled xen-init-dom0 libxl-save-helper xenpm)
-libpath=$ts/usr/lib/x86_64-linux-gnu:$ts/lib/x86_64-linux-gnu
-list=$work/toolstack.list
-declare -A dirs=()
-adddir() {
-	local d=$1
-	while [ "$d" != / ] && [ -z "${dirs[$d]:-}" ]; do
-		dirs[$d]=1
-		d=$(dirname "$d")
-	done
+# libs BIN: "DEST=SOURCE" for every library BIN loads, those of the
+# fetched packages (the toolstack's, the device model's) from there, the
+# rest (libc and friends) from this machine
+libpath=$dm/usr/lib/x86_64-linux-gnu:$dm/lib/x86_64-linux-gnu
+libpath+=:$ts/usr/lib/x86_64-linux-gnu:$ts/lib/x86_64-linux-gnu
+libs() {
+	local out lib
+	out=$(LD_LIBRARY_PATH=$libpath ldd "$1") || die "ldd $1 failed"
+	! grep 'not found' <<< "$out" || die "$1: a library it loads is missing"
+	while read -r lib; do
+		case $lib in
+		"$ts"/* | "$dm"/*) echo "/usr/lib/x86_64-linux-gnu/$(basename "$lib")=$lib" ;;
+		*) echo "$lib=$(readlink -f "$lib")" ;;
+		esac
+	done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<< "$out")
 }
-{
-	files=()
-	for b in "${bins[@]}"; do
-		files+=("/usr/lib/xen-4.17/bin/$b=$ts/usr/lib/xen-4.17/bin/$b")
-		libs=$(LD_LIBRARY_PATH=$libpath ldd "$ts/usr/lib/xen-4.17/bin/$b") ||
-			die "ldd $b failed"
-		while read -r lib; do
-			[ -n "$lib" ] || continue
-			case $lib in
-			"$ts"/*) files+=("/usr/lib/x86_64-linux-gnu/$(basename "$lib")=$lib") ;;
-			*) files+=("$lib=$(readlink -f "$lib")") ;;
-			esac
-		done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<< "$libs")
+
+# cpio_of LIST OUTPUT FILE...: an archive of FILE (DEST=SOURCE, the first
+# of each DEST) with every directory above them
+cpio_of() {
+	local list=$1 output=$2 f dst d
+	shift 2
+	local -A dirs=() seen=()
+	for f; do
+		d=$(dirname "${f%%=*}")
+		while [ "$d" != / ] && [ -z "${dirs[$d]:-}" ]; do
+			dirs[$d]=1
+			d=$(dirname "$d")
+		done
 	done
-	files+=("/opt/guest/bzImage=$out/bzImage"
-		"/opt/guest/stock/vmlinuz=$stock"
-		# xl's pthread_cancel loads it at run time
-		"/lib/x86_64-linux-gnu/libgcc_s.so.1=$(readlink -f /lib/x86_64-linux-gnu/libgcc_s.so.1)"
-		"/opt/guest/initramfs.cpio=$out/guest.cpio"
-		"/etc/xenpmu/guests.sh=$top/tests/lab/guests.sh"
-		"/etc/xen/xl.conf=$ts/etc/xen/xl.conf")
-	declare -A seen=()
-	for f in "${files[@]}"; do
-		dst=${f%%=*}
-		[ -z "${seen[$dst]:-}" ] || continue
-		seen[$dst]=1
-		adddir "$(dirname "$dst")"
-	done
-	for d in $(printf '%s\n' "${!dirs[@]}" | sort); do
-		echo "dir $d 0755 0 0"
-	done
-	seen=()
-	for f in "${files[@]}"; do
-		dst=${f%%=*}
-		[ -z "${seen[$dst]:-}" ] || continue
-		seen[$dst]=1
-		echo "file $dst ${f#*=} 0755 0 0"
-	done
-} > "$list"
-"$gen" "$list" | gzip -n -1 > "$work/toolstack.cpio.gz"
+	{
+		for d in $(printf '%s\n' "${!dirs[@]}" | sort); do
+			echo "dir $d 0755 0 0"
+		done
+		for f; do
+			dst=${f%%=*}
+			[ -z "${seen[$dst]:-}" ] || continue
+			seen[$dst]=1
+			echo "file $dst ${f#*=} 0755 0 0"
+		done
+	} > "$list"
+	"$gen" "$list" | gzip -n -1 > "$output"
+}
+
+# What the toolstack runs, and every library they load
+bins=(xl xenstored xenconsoled xen-init-dom0 libxl-save-helper xenpm)
+files=()
+for b in "${bins[@]}"; do
+	files+=("/usr/lib/xen-4.17/bin/$b=$ts/usr/lib/xen-4.17/bin/$b")
+	mapfile -t -O "${#files[@]}" files < <(libs "$ts/usr/lib/xen-4.17/bin/$b")
+done
+files+=("/opt/guest/bzImage=$out/bzImage"
+       "/opt/guest/stock/vmlinuz=$stock"
+       # xl's pthread_cancel loads it at run time
+       "/lib/x86_64-linux-gnu/libgcc_s.so.1=$(readlink -f /lib/x86_64-linux-gnu/libgcc_s.so.1)"
+       "/opt/guest/initramfs.cpio=$out/guest.cpio"
+       "/etc/xenpmu/guests.sh=$top/tests/lab/guests.sh"
+       "/etc/xen/xl.conf=$ts/etc/xen/xl.conf")
+cpio_of "$work/toolstack.list" "$work/toolstack.cpio.gz" "${files[@]}"
 cat "$out/initramfs.cpio.gz" "$work/toolstack.cpio.gz" > "$out/initramfs-guests.cpio.gz.tmp"
 mv "$out/initramfs-guests.cpio.gz.tmp" "$out/initramfs-guests.cpio.gz"
+
+# An HVM guest's device model and firmware, at the paths libxl and QEMU
+# look for them: QEMU's option ROM for a direct kernel boot (under Xen
+# the one without fw_cfg DMA), and its keymap, which it loads without a
+# display too
+qemu=/usr/libexec/xen-qemu-system-i386
+files=("$qemu=$dm$qemu"
+       "/usr/lib/xen-4.17/boot/hvmloader=$ts/usr/lib/xen-4.17/boot/hvmloader")
+for f in seabios/bios-256k.bin qemu/linuxboot.bin qemu/keymaps/en-us; do
+	files+=("/usr/share/$f=$(readlink -f "$dm/usr/share/$f")")
+done
+mapfile -t -O "${#files[@]}" files < <(libs "$dm$qemu")
+cpio_of "$work/device-model.list" "$work/device-model.cpio.gz" "${files[@]}"
+cat "$out/initramfs-guests.cpio.gz" "$work/device-model.cpio.gz" > "$out/initramfs-types.cpio.gz.tmp"
+mv "$out/initramfs-types.cpio.gz.tmp" "$out/initramfs-types.cpio.gz"
