@@ -58,13 +58,14 @@ mv "$out/guest.cpio.tmp" "$out/guest.cpio"
 
 # libs BIN: "DEST=SOURCE" for every library BIN loads, those of the
 # fetched packages (the toolstack's, the device model's) from there, the
-# rest (libc and friends) from this machine
+# rest (libc and friends) from this machine; fails if one is missing
+# (run it in a command substitution, whose status set -e sees)
 libpath=$dm/usr/lib/x86_64-linux-gnu:$dm/lib/x86_64-linux-gnu
 libpath+=:$ts/usr/lib/x86_64-linux-gnu:$ts/lib/x86_64-linux-gnu
 libs() {
 	local out lib
 	out=$(LD_LIBRARY_PATH=$libpath ldd "$1") || die "ldd $1 failed"
-	! grep 'not found' <<< "$out" || die "$1: a library it loads is missing"
+	! grep 'not found' <<< "$out" >&2 || die "$1: a library it loads is missing"
 	while read -r lib; do
 		case $lib in
 		"$ts"/* | "$dm"/*) echo "/usr/lib/x86_64-linux-gnu/$(basename "$lib")=$lib" ;;
@@ -105,7 +106,8 @@ bins=(xl xenstored xenconsoled xen-init-dom0 libxl-save-helper xenpm)
 files=()
 for b in "${bins[@]}"; do
 	files+=("/usr/lib/xen-4.17/bin/$b=$ts/usr/lib/xen-4.17/bin/$b")
-	mapfile -t -O "${#files[@]}" files < <(libs "$ts/usr/lib/xen-4.17/bin/$b")
+	deps=$(libs "$ts/usr/lib/xen-4.17/bin/$b")
+	mapfile -t -O "${#files[@]}" files <<< "$deps"
 done
 files+=("/opt/guest/bzImage=$out/bzImage"
        "/opt/guest/stock/vmlinuz=$stock"
@@ -128,7 +130,8 @@ files=("$qemu=$dm$qemu"
 for f in seabios/bios-256k.bin qemu/linuxboot.bin qemu/keymaps/en-us; do
 	files+=("/usr/share/$f=$(readlink -f "$dm/usr/share/$f")")
 done
-mapfile -t -O "${#files[@]}" files < <(libs "$dm$qemu")
+deps=$(libs "$dm$qemu")
+mapfile -t -O "${#files[@]}" files <<< "$deps"
 cpio_of "$work/device-model.list" "$work/device-model.cpio.gz" "${files[@]}"
 cat "$out/initramfs-guests.cpio.gz" "$work/device-model.cpio.gz" > "$out/initramfs-types.cpio.gz.tmp"
 mv "$out/initramfs-types.cpio.gz.tmp" "$out/initramfs-types.cpio.gz"
