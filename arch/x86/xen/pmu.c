@@ -17,7 +17,10 @@
  * The vendor model (struct xen_pmu_model) says which MSRs are PMU MSRs and
  * where they live in the page; it is built once from CPUID, and the bank
  * offsets Xen writes at XENPMU_init are checked once against the page and
- * the model, then never read again.
+ * the model, then never read again.  What differs between Intel's and
+ * AMD's vPMU is in one table of operations per vendor
+ * (struct xen_pmu_vendor_ops); the rest of the driver never asks which
+ * vendor it runs on.
  */
 
 #define pr_fmt(fmt) "xen_pmu: " fmt
@@ -48,12 +51,21 @@
 #include "pmu.h"
 #include "../events/perf_event.h"
 
-/* AMD event select: counter enable. */
-#define XEN_PMU_AMD_ENABLE		BIT_ULL(22)
-/* Intel event select bits Xen refuses at flush: 63:32, AnyThread, PC. */
-#define XEN_PMU_INTEL_SEL_BAD		(GENMASK_ULL(63, 32) | BIT_ULL(21) | BIT_ULL(19))
-/* Intel FIXED_CTR_CTRL: per counter, the OS, USR and PMI bits Xen allows. */
-#define XEN_PMU_INTEL_FIXED_OK		0xbULL
+/* Intel event select bits Xen 4.17 refuses at flush */
+#define XEN_PMU_INTEL_SEL_BAD		(GENMASK_ULL(63, 32) |			\
+					 ARCH_PERFMON_EVENTSEL_ANY |		\
+					 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
+/* Intel FIXED_CTR_CTRL: the bits of one counter Xen 4.17 accepts */
+#define XEN_PMU_INTEL_FIXED_OK		(INTEL_FIXED_0_KERNEL | INTEL_FIXED_0_USER | \
+					 INTEL_FIXED_0_ENABLE_PMI)
+/* AMD event select bits Xen 4.17 accepts at flush; the others are reserved */
+#define XEN_PMU_AMD_SEL_OK		(AMD64_RAW_EVENT_MASK |			\
+					 ARCH_PERFMON_EVENTSEL_USR |		\
+					 ARCH_PERFMON_EVENTSEL_OS |		\
+					 ARCH_PERFMON_EVENTSEL_INT |		\
+					 ARCH_PERFMON_EVENTSEL_ENABLE |		\
+					 AMD64_EVENTSEL_GUESTONLY |		\
+					 AMD64_EVENTSEL_HOSTONLY)
 
 static struct xen_pmu_model xen_pmu_model;
 /* The running Xen, for messages: "4.20.5-pre" */
@@ -168,105 +180,7 @@ static const u32 xen_pmu_xen_intel_sel8[] = {
 	XEN_PMU_XEN(4, 22, 0),
 };
 
-/* Vendor models */
-
-static int xen_pmu_model_intel(struct xen_pmu_model *m,
-			       const struct xen_pmu_cpuid *id)
-{
-	unsigned int version = id->leaf_a_eax & 0xff;
-	bool sel8 = xen_pmu_xen_has(id->xen, xen_pmu_xen_intel_sel8,
-				    ARRAY_SIZE(xen_pmu_xen_intel_sel8));
-
-	/* Xen supports family 6 with perfmon 2..5, shown as 3. */
-	if (id->family != 6 || version < 2)
-		return -ENODEV;
-	m->vendor = XEN_PMU_VENDOR_INTEL;
-	m->name = "Intel architectural perfmon";
-	m->version = min(version, 3U);
-	m->nr_gp = min_t(unsigned int, (id->leaf_a_eax >> 8) & 0xff, XEN_PMU_MAX_GP);
-	m->nr_fixed = min_t(unsigned int, id->leaf_a_edx & 0x1f, XEN_PMU_MAX_FIXED);
-	m->fixed_width = (id->leaf_a_edx >> 5) & 0xff;
-	if (!m->nr_gp)
-		return -ENODEV;
-	/*
-	 * Trapped accesses reach counters 0-7, event selects 0-3 (0-7 from
-	 * the releases in xen_pmu_xen_intel_sel8) and fixed counters 0-2.
-	 */
-	m->nr_gp_trap = min(m->nr_gp, sel8 ? 8U : 4U);
-	m->nr_fixed_trap = min(m->nr_fixed, 3U);
-	m->ctr_base = MSR_IA32_PERFCTR0;
-	m->sel_base = MSR_P6_EVNTSEL0;
-	m->stride = 1;
-	m->full_width = MSR_IA32_PMC0;
-	return 0;
-}
-
-static int xen_pmu_model_amd(struct xen_pmu_model *m,
-			     const struct xen_pmu_cpuid *id)
-{
-	bool hygon = id->vendor == X86_VENDOR_HYGON;
-
-	m->vendor = XEN_PMU_VENDOR_AMD;
-	if (!hygon && (id->family == 0x10 || id->family == 0x12 ||
-		       id->family == 0x14 || id->family == 0x16)) {
-		m->name = "AMD K7 bank";
-		m->nr_gp = 4;
-		m->ctr_base = MSR_K7_PERFCTR0;
-		m->sel_base = MSR_K7_EVNTSEL0;
-		m->stride = 1;
-	} else if ((!hygon && (id->family == 0x15 || id->family == 0x17 ||
-			       id->family == 0x19)) ||
-		   (hygon && id->family == 0x18) ||
-		   (!hygon && id->family == 0x1a &&
-		    xen_pmu_xen_has(id->xen, xen_pmu_xen_amd_fam1ah,
-				    ARRAY_SIZE(xen_pmu_xen_amd_fam1ah)))) {
-		m->name = hygon ? "Hygon extended bank" : "AMD extended bank";
-		m->nr_gp = 6;
-		m->ctr_base = MSR_F15H_PERF_CTR;
-		m->sel_base = MSR_F15H_PERF_CTL;
-		m->stride = 2;
-		m->legacy_ctr = MSR_K7_PERFCTR0;
-		m->legacy_sel = MSR_K7_EVNTSEL0;
-	} else {
-		m->vendor = XEN_PMU_VENDOR_NONE;
-		/* A family a later Xen has a vPMU for: Xen refuses it too. */
-		return !hygon && id->family == 0x1a ? -EOPNOTSUPP : -ENODEV;
-	}
-	m->nr_gp_trap = m->nr_gp;
-	m->amd_ctl_reserved = GENMASK_ULL(63, 42) | GENMASK_ULL(39, 36) |
-			      BIT_ULL(21) | BIT_ULL(19);
-	return 0;
-}
-
-/**
- * xen_pmu_model_init() - describe the PMU the running Xen virtualises
- * @m: filled in
- * @id: the boot CPU's vendor, family and CPUID leaf 0xA, and Xen's release
- *
- * What differs between the releases: AMD family 1Ah has the extended bank
- * from Xen 4.20 (and 4.18.5, 4.19.2); Intel event selects 4-7 are reached
- * by trapped accesses from Xen 4.22 (and 4.19.5, 4.20.3, 4.21.1).
- *
- * Return: 0; -EOPNOTSUPP for a CPU that only a later Xen gives a vPMU;
- * -ENODEV for a vendor, family or perfmon version that no Xen does.
- */
-VISIBLE_IF_KUNIT int xen_pmu_model_init(struct xen_pmu_model *m,
-					const struct xen_pmu_cpuid *id)
-{
-	memset(m, 0, sizeof(*m));
-	switch (id->vendor) {
-	case X86_VENDOR_INTEL:
-		return xen_pmu_model_intel(m, id);
-	case X86_VENDOR_AMD:
-	case X86_VENDOR_HYGON:
-		return xen_pmu_model_amd(m, id);
-	default:
-		return -ENODEV;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(xen_pmu_model_init);
-
-/* MSR classification */
+/* Helpers of the vendor operations */
 
 static bool xen_pmu_in_bank(u32 msr, u32 base, unsigned int stride,
 			    unsigned int n, unsigned int *idx)
@@ -282,7 +196,50 @@ static bool xen_pmu_in_bank(u32 msr, u32 base, unsigned int stride,
 	return true;
 }
 
-static bool xen_pmu_classify_intel(const struct xen_pmu_model *m, u32 msr,
+/* AND every event select of the page's context with @keep. */
+static void xen_pmu_mask_sels(struct xen_pmu_cpu *c, u64 keep)
+{
+	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_EVNTSEL };
+
+	for (r.idx = 0; r.idx < c->model->nr_gp; r.idx++)
+		*c->model->ops->slot(c, &r) &= keep;
+	c->shadow_valid = 0;
+}
+
+/* Intel */
+
+static int xen_pmu_intel_init(struct xen_pmu_model *m,
+			      const struct xen_pmu_cpuid *id)
+{
+	union cpuid10_eax eax = id->leaf_a_eax;
+	union cpuid10_edx edx = id->leaf_a_edx;
+	bool sel8 = xen_pmu_xen_has(id->xen, xen_pmu_xen_intel_sel8,
+				    ARRAY_SIZE(xen_pmu_xen_intel_sel8));
+
+	/* Xen supports family 6 with perfmon 2..5, shown as 3. */
+	if (id->family != 6 || eax.split.version_id < 2)
+		return -ENODEV;
+	m->name = "Intel architectural perfmon";
+	m->version = min_t(unsigned int, eax.split.version_id, 3);
+	m->nr_gp = min_t(unsigned int, eax.split.num_counters, XEN_PMU_MAX_GP);
+	m->nr_fixed = min_t(unsigned int, edx.split.num_counters_fixed, XEN_PMU_MAX_FIXED);
+	m->fixed_width = edx.split.bit_width_fixed;
+	if (!m->nr_gp)
+		return -ENODEV;
+	/*
+	 * Trapped accesses reach counters 0-7, event selects 0-3 (0-7 from
+	 * the releases in xen_pmu_xen_intel_sel8) and fixed counters 0-2.
+	 */
+	m->nr_gp_trap = min(m->nr_gp, sel8 ? 8U : 4U);
+	m->nr_fixed_trap = min(m->nr_fixed, 3U);
+	m->ctr_base = MSR_IA32_PERFCTR0;
+	m->sel_base = MSR_P6_EVNTSEL0;
+	m->stride = 1;
+	m->full_width = MSR_IA32_PMC0;
+	return 0;
+}
+
+static bool xen_pmu_intel_classify(const struct xen_pmu_model *m, u32 msr,
 				   struct xen_pmu_reg *r)
 {
 	switch (msr) {
@@ -315,21 +272,258 @@ static bool xen_pmu_classify_intel(const struct xen_pmu_model *m, u32 msr,
 	return false;
 }
 
-static bool xen_pmu_classify_amd(const struct xen_pmu_model *m, u32 msr,
+/* Intel's page: the fixed counters, then a counter/control pair per counter. */
+static void xen_pmu_intel_banks(const struct xen_pmu_model *m,
+				const struct xen_pmu_data *page,
+				struct xen_pmu_banks *b)
+{
+	b->a = READ_ONCE(page->pmu.c.intel.fixed_counters);
+	b->b = READ_ONCE(page->pmu.c.intel.arch_counters);
+	b->a_len = m->nr_fixed * sizeof(u64);
+	b->b_len = m->nr_gp * sizeof(struct xen_pmu_cntr_pair);
+	b->fixed_part = sizeof(struct xen_pmu_intel_ctxt);
+}
+
+static u64 *xen_pmu_intel_slot(struct xen_pmu_cpu *c, const struct xen_pmu_reg *r)
+{
+	struct xen_pmu_intel_ctxt *intel = &c->page->pmu.c.intel;
+	struct xen_pmu_cntr_pair *pairs = (void *)c->page + c->bank_b;
+
+	switch (r->kind) {
+	case XEN_PMU_REG_COUNTER:
+		return &pairs[r->idx].counter;
+	case XEN_PMU_REG_EVNTSEL:
+		return &pairs[r->idx].control;
+	case XEN_PMU_REG_FIXED:
+		return (u64 *)((void *)c->page + c->bank_a) + r->idx;
+	case XEN_PMU_REG_FIXED_CTRL:
+		return &intel->fixed_ctrl;
+	case XEN_PMU_REG_GLOBAL_CTRL:
+		return &intel->global_ctrl;
+	case XEN_PMU_REG_GLOBAL_STATUS:
+		return &intel->global_status;
+	case XEN_PMU_REG_GLOBAL_OVF_CTRL:
+		return &intel->global_ovf_ctrl;
+	default:
+		return NULL;
+	}
+}
+
+/* RDPMC: bit 30 selects the fixed counters. */
+static void xen_pmu_intel_pmc(int counter, struct xen_pmu_reg *r)
+{
+	r->kind = XEN_PMU_REG_COUNTER;
+	r->idx = counter;
+	if (counter & INTEL_PMC_FIXED_RDPMC_BASE) {
+		r->kind = XEN_PMU_REG_FIXED;
+		r->idx = counter & ~INTEL_PMC_FIXED_RDPMC_BASE;
+	}
+}
+
+/* The GLOBAL_OVF_CTRL bits Xen 4.17 accepts at flush. */
+static u64 xen_pmu_ovf_mask(const struct xen_pmu_model *m)
+{
+	u64 mask = GENMASK_ULL(m->nr_gp - 1, 0) | GLOBAL_STATUS_BUFFER_OVF |
+		   GLOBAL_STATUS_COND_CHG;
+
+	if (m->nr_fixed)
+		mask |= GENMASK_ULL(INTEL_PMC_IDX_FIXED + m->nr_fixed - 1,
+				    INTEL_PMC_IDX_FIXED);
+	if (m->version > 2)
+		mask |= GLOBAL_STATUS_UNC_OVF;
+	return mask;
+}
+
+/* The GLOBAL_CTRL bits Xen 4.17 accepts at flush. */
+static u64 xen_pmu_global_mask(const struct xen_pmu_model *m)
+{
+	u64 mask = GENMASK_ULL(m->nr_gp - 1, 0);
+
+	if (m->nr_fixed)
+		mask |= GENMASK_ULL(INTEL_PMC_IDX_FIXED + m->nr_fixed - 1,
+				    INTEL_PMC_IDX_FIXED);
+	return mask;
+}
+
+static void xen_pmu_intel_sanitize(struct xen_pmu_cpu *c)
+{
+	const struct xen_pmu_model *m = c->model;
+	struct xen_pmu_intel_ctxt *intel = &c->page->pmu.c.intel;
+	u64 fixed_ok = 0, *fixed = (u64 *)((void *)c->page + c->bank_a);
+	unsigned int i;
+
+	xen_pmu_mask_sels(c, ~XEN_PMU_INTEL_SEL_BAD);
+	for (i = 0; i < m->nr_fixed; i++) {
+		fixed_ok |= intel_fixed_bits_by_idx(i, XEN_PMU_INTEL_FIXED_OK);
+		if (m->fixed_width && m->fixed_width < 64)
+			fixed[i] &= GENMASK_ULL(m->fixed_width - 1, 0);
+	}
+	intel->fixed_ctrl &= fixed_ok;
+	intel->global_ctrl &= xen_pmu_global_mask(m);
+	intel->global_ovf_ctrl &= xen_pmu_ovf_mask(m);
+	intel->pebs_enable = 0;
+}
+
+static void xen_pmu_intel_stop(struct xen_pmu_cpu *c)
+{
+	c->page->pmu.c.intel.global_ctrl = 0;
+	c->page->pmu.c.intel.global_ovf_ctrl = 0;
+	c->page->pmu.c.intel.fixed_ctrl = 0;
+	xen_pmu_mask_sels(c, 0);
+}
+
+VISIBLE_IF_KUNIT const struct xen_pmu_vendor_ops xen_pmu_intel_ops = {
+	.init = xen_pmu_intel_init,
+	.classify = xen_pmu_intel_classify,
+	.banks = xen_pmu_intel_banks,
+	.slot = xen_pmu_intel_slot,
+	.pmc = xen_pmu_intel_pmc,
+	.sanitize = xen_pmu_intel_sanitize,
+	.stop = xen_pmu_intel_stop,
+};
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_intel_ops);
+
+/* AMD and Hygon */
+
+static int xen_pmu_amd_init(struct xen_pmu_model *m,
+			    const struct xen_pmu_cpuid *id)
+{
+	bool hygon = id->vendor == X86_VENDOR_HYGON;
+
+	if (!hygon && (id->family == 0x10 || id->family == 0x12 ||
+		       id->family == 0x14 || id->family == 0x16)) {
+		m->name = "AMD K7 bank";
+		m->nr_gp = AMD64_NUM_COUNTERS;
+		m->ctr_base = MSR_K7_PERFCTR0;
+		m->sel_base = MSR_K7_EVNTSEL0;
+		m->stride = 1;
+	} else if ((!hygon && (id->family == 0x15 || id->family == 0x17 ||
+			       id->family == 0x19)) ||
+		   (hygon && id->family == 0x18) ||
+		   (!hygon && id->family == 0x1a &&
+		    xen_pmu_xen_has(id->xen, xen_pmu_xen_amd_fam1ah,
+				    ARRAY_SIZE(xen_pmu_xen_amd_fam1ah)))) {
+		m->name = hygon ? "Hygon extended bank" : "AMD extended bank";
+		m->nr_gp = AMD64_NUM_COUNTERS_CORE;
+		m->ctr_base = MSR_F15H_PERF_CTR;
+		m->sel_base = MSR_F15H_PERF_CTL;
+		m->stride = 2;
+		m->legacy_ctr = MSR_K7_PERFCTR0;
+		m->legacy_sel = MSR_K7_EVNTSEL0;
+	} else {
+		/* A family a later Xen has a vPMU for: Xen refuses it too. */
+		return !hygon && id->family == 0x1a ? -EOPNOTSUPP : -ENODEV;
+	}
+	m->nr_gp_trap = m->nr_gp;
+	return 0;
+}
+
+/* The extended bank's first four registers are also the K7 bank's. */
+static bool xen_pmu_amd_classify(const struct xen_pmu_model *m, u32 msr,
 				 struct xen_pmu_reg *r)
 {
 	if (xen_pmu_in_bank(msr, m->ctr_base, m->stride, m->nr_gp, &r->idx) ||
-	    xen_pmu_in_bank(msr, m->legacy_ctr, 1, 4, &r->idx)) {
+	    xen_pmu_in_bank(msr, m->legacy_ctr, 1, AMD64_NUM_COUNTERS, &r->idx)) {
 		r->kind = XEN_PMU_REG_COUNTER;
 		return true;
 	}
 	if (xen_pmu_in_bank(msr, m->sel_base, m->stride, m->nr_gp, &r->idx) ||
-	    xen_pmu_in_bank(msr, m->legacy_sel, 1, 4, &r->idx)) {
+	    xen_pmu_in_bank(msr, m->legacy_sel, 1, AMD64_NUM_COUNTERS, &r->idx)) {
 		r->kind = XEN_PMU_REG_EVNTSEL;
 		return true;
 	}
 	return false;
 }
+
+/* AMD's page: the counters, then the controls. */
+static void xen_pmu_amd_banks(const struct xen_pmu_model *m,
+			      const struct xen_pmu_data *page,
+			      struct xen_pmu_banks *b)
+{
+	b->a = READ_ONCE(page->pmu.c.amd.counters);
+	b->b = READ_ONCE(page->pmu.c.amd.ctrls);
+	b->a_len = m->nr_gp * sizeof(u64);
+	b->b_len = b->a_len;
+	b->fixed_part = sizeof(struct xen_pmu_amd_ctxt);
+}
+
+static u64 *xen_pmu_amd_slot(struct xen_pmu_cpu *c, const struct xen_pmu_reg *r)
+{
+	switch (r->kind) {
+	case XEN_PMU_REG_COUNTER:
+		return (u64 *)((void *)c->page + c->bank_a) + r->idx;
+	case XEN_PMU_REG_EVNTSEL:
+		return (u64 *)((void *)c->page + c->bank_b) + r->idx;
+	default:
+		return NULL;
+	}
+}
+
+static void xen_pmu_amd_pmc(int counter, struct xen_pmu_reg *r)
+{
+	r->kind = XEN_PMU_REG_COUNTER;
+	r->idx = counter;
+}
+
+static void xen_pmu_amd_sanitize(struct xen_pmu_cpu *c)
+{
+	xen_pmu_mask_sels(c, XEN_PMU_AMD_SEL_OK);
+}
+
+static void xen_pmu_amd_stop(struct xen_pmu_cpu *c)
+{
+	xen_pmu_mask_sels(c, 0);
+}
+
+VISIBLE_IF_KUNIT const struct xen_pmu_vendor_ops xen_pmu_amd_ops = {
+	.init = xen_pmu_amd_init,
+	.classify = xen_pmu_amd_classify,
+	.banks = xen_pmu_amd_banks,
+	.slot = xen_pmu_amd_slot,
+	.pmc = xen_pmu_amd_pmc,
+	.sanitize = xen_pmu_amd_sanitize,
+	.stop = xen_pmu_amd_stop,
+};
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_amd_ops);
+
+/* The vendor model */
+
+/**
+ * xen_pmu_model_init() - describe the PMU the running Xen virtualises
+ * @m: filled in
+ * @id: the boot CPU's vendor, family and CPUID leaf 0xA, and Xen's release
+ *
+ * What differs between the releases: AMD family 1Ah has the extended bank
+ * from Xen 4.20 (and 4.18.5, 4.19.2); Intel event selects 4-7 are reached
+ * by trapped accesses from Xen 4.22 (and 4.19.5, 4.20.3, 4.21.1).
+ *
+ * Return: 0; -EOPNOTSUPP for a CPU that only a later Xen gives a vPMU;
+ * -ENODEV for a vendor, family or perfmon version that no Xen does.
+ */
+VISIBLE_IF_KUNIT int xen_pmu_model_init(struct xen_pmu_model *m,
+					const struct xen_pmu_cpuid *id)
+{
+	const struct xen_pmu_vendor_ops *ops;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	switch (id->vendor) {
+	case X86_VENDOR_INTEL:
+		ops = &xen_pmu_intel_ops;
+		break;
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		ops = &xen_pmu_amd_ops;
+		break;
+	default:
+		return -ENODEV;
+	}
+	ret = ops->init(m, id);
+	if (!ret)
+		m->ops = ops;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(xen_pmu_model_init);
 
 /**
  * xen_pmu_classify() - is @msr a register of the vPMU, and which
@@ -347,14 +541,7 @@ VISIBLE_IF_KUNIT bool xen_pmu_classify(const struct xen_pmu_model *m, u32 msr,
 {
 	r->kind = XEN_PMU_REG_NONE;
 	r->idx = 0;
-	switch (m->vendor) {
-	case XEN_PMU_VENDOR_INTEL:
-		return xen_pmu_classify_intel(m, msr, r);
-	case XEN_PMU_VENDOR_AMD:
-		return xen_pmu_classify_amd(m, msr, r);
-	default:
-		return false;
-	}
+	return m->ops && m->ops->classify(m, msr, r);
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_classify);
 
@@ -401,36 +588,21 @@ VISIBLE_IF_KUNIT int xen_pmu_attach(struct xen_pmu_cpu *c,
 				    struct xen_pmu_data *page)
 {
 	const size_t ctxt = offsetof(struct xen_pmu_data, pmu.c);
-	size_t a_len, b_len, fixed_part;
-	u32 a, b;
+	struct xen_pmu_banks b;
 
-	switch (m->vendor) {
-	case XEN_PMU_VENDOR_INTEL:
-		a = READ_ONCE(page->pmu.c.intel.fixed_counters);
-		b = READ_ONCE(page->pmu.c.intel.arch_counters);
-		a_len = m->nr_fixed * sizeof(u64);
-		b_len = m->nr_gp * sizeof(struct xen_pmu_cntr_pair);
-		fixed_part = sizeof(struct xen_pmu_intel_ctxt);
-		break;
-	case XEN_PMU_VENDOR_AMD:
-		a = READ_ONCE(page->pmu.c.amd.counters);
-		b = READ_ONCE(page->pmu.c.amd.ctrls);
-		a_len = m->nr_gp * sizeof(u64);
-		b_len = a_len;
-		fixed_part = sizeof(struct xen_pmu_amd_ctxt);
-		break;
-	default:
+	if (!m->ops)
 		return -ENODEV;
-	}
-	if (!a && !b)
+	/* Each offset is read once: what is checked is what is used. */
+	m->ops->banks(m, page, &b);
+	if (!b.a && !b.b)
 		return -ENODATA;
-	if (!xen_pmu_bank_ok(a, a_len, fixed_part) ||
-	    !xen_pmu_bank_ok(b, b_len, fixed_part) ||
-	    (a < b + b_len && b < a + a_len && a_len && b_len))
+	if (!xen_pmu_bank_ok(b.a, b.a_len, b.fixed_part) ||
+	    !xen_pmu_bank_ok(b.b, b.b_len, b.fixed_part) ||
+	    (b.a < b.b + b.b_len && b.b < b.a + b.a_len && b.a_len && b.b_len))
 		return -ERANGE;
 	c->model = m;
-	c->bank_a = ctxt + a;
-	c->bank_b = ctxt + b;
+	c->bank_a = ctxt + b.a;
+	c->bank_b = ctxt + b.b;
 	c->in_pmi = false;
 	c->shadow_valid = 0;
 	/* XENPMU_init leaves this vCPU's LVTPC masked; so does the mirror. */
@@ -445,59 +617,21 @@ EXPORT_SYMBOL_IF_KUNIT(xen_pmu_attach);
 static u64 *xen_pmu_slot(struct xen_pmu_cpu *c, const struct xen_pmu_reg *r)
 {
 	const struct xen_pmu_model *m = c->model;
-	struct xen_pmu_intel_ctxt *intel = &c->page->pmu.c.intel;
-	void *base = c->page;
-	struct xen_pmu_cntr_pair *pairs = base + c->bank_b;
-	bool is_intel = m->vendor == XEN_PMU_VENDOR_INTEL;
 
 	switch (r->kind) {
 	case XEN_PMU_REG_COUNTER:
-		if (r->idx >= m->nr_gp)
-			return NULL;
-		return is_intel ? &pairs[r->idx].counter :
-				  (u64 *)(base + c->bank_a) + r->idx;
 	case XEN_PMU_REG_EVNTSEL:
 		if (r->idx >= m->nr_gp)
 			return NULL;
-		return is_intel ? &pairs[r->idx].control :
-				  (u64 *)(base + c->bank_b) + r->idx;
+		break;
 	case XEN_PMU_REG_FIXED:
-		if (!is_intel || r->idx >= m->nr_fixed)
+		if (r->idx >= m->nr_fixed)
 			return NULL;
-		return (u64 *)(base + c->bank_a) + r->idx;
-	case XEN_PMU_REG_FIXED_CTRL:
-		return is_intel ? &intel->fixed_ctrl : NULL;
-	case XEN_PMU_REG_GLOBAL_CTRL:
-		return is_intel ? &intel->global_ctrl : NULL;
-	case XEN_PMU_REG_GLOBAL_STATUS:
-		return is_intel ? &intel->global_status : NULL;
-	case XEN_PMU_REG_GLOBAL_OVF_CTRL:
-		return is_intel ? &intel->global_ovf_ctrl : NULL;
+		break;
 	default:
-		return NULL;
+		break;
 	}
-}
-
-/* Intel: the GLOBAL_OVF_CTRL bits Xen 4.17 accepts at flush. */
-static u64 xen_pmu_ovf_mask(const struct xen_pmu_model *m)
-{
-	u64 mask = GENMASK_ULL(m->nr_gp - 1, 0) | BIT_ULL(62) | BIT_ULL(63);
-
-	if (m->nr_fixed)
-		mask |= GENMASK_ULL(32 + m->nr_fixed - 1, 32);
-	if (m->version > 2)
-		mask |= BIT_ULL(61);
-	return mask;
-}
-
-/* Intel: the GLOBAL_CTRL bits Xen 4.17 accepts at flush. */
-static u64 xen_pmu_global_mask(const struct xen_pmu_model *m)
-{
-	u64 mask = GENMASK_ULL(m->nr_gp - 1, 0);
-
-	if (m->nr_fixed)
-		mask |= GENMASK_ULL(32 + m->nr_fixed - 1, 32);
-	return mask;
+	return m->ops->slot(c, r);
 }
 
 /*
@@ -634,17 +768,13 @@ EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_msr_write);
  */
 VISIBLE_IF_KUNIT u64 xen_pmu_cpu_read_pmc(struct xen_pmu_cpu *c, int counter)
 {
-	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_COUNTER, .idx = counter };
+	struct xen_pmu_reg r;
 	u64 val = 0, *slot;
 	u32 msr;
 
 	if (!c->model)
 		return 0;
-	if (c->model->vendor == XEN_PMU_VENDOR_INTEL &&
-	    (counter & INTEL_PMC_FIXED_RDPMC_BASE)) {
-		r.kind = XEN_PMU_REG_FIXED;
-		r.idx = counter & ~INTEL_PMC_FIXED_RDPMC_BASE;
-	}
+	c->model->ops->pmc(counter, &r);
 	if (c->page && xen_pmu_page_ours(c)) {
 		slot = xen_pmu_slot(c, &r);
 		if (slot) {
@@ -787,58 +917,6 @@ VISIBLE_IF_KUNIT void xen_pmu_cpu_resync(struct xen_pmu_cpu *c)
 }
 EXPORT_SYMBOL_IF_KUNIT(xen_pmu_cpu_resync);
 
-/* Put the page's context within what Xen 4.17 validates at flush. */
-static void xen_pmu_sanitize(struct xen_pmu_cpu *c)
-{
-	const struct xen_pmu_model *m = c->model;
-	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_EVNTSEL };
-	struct xen_pmu_intel_ctxt *intel = &c->page->pmu.c.intel;
-	unsigned int i;
-	u64 *sel;
-
-	for (i = 0; i < m->nr_gp; i++) {
-		r.idx = i;
-		sel = xen_pmu_slot(c, &r);
-		if (m->vendor == XEN_PMU_VENDOR_INTEL)
-			*sel &= ~XEN_PMU_INTEL_SEL_BAD;
-		else
-			*sel &= ~m->amd_ctl_reserved;
-	}
-	if (m->vendor == XEN_PMU_VENDOR_INTEL) {
-		u64 fixed_ok = 0, *fixed = (u64 *)((void *)c->page + c->bank_a);
-
-		for (i = 0; i < m->nr_fixed; i++) {
-			fixed_ok |= XEN_PMU_INTEL_FIXED_OK << (4 * i);
-			if (m->fixed_width && m->fixed_width < 64)
-				fixed[i] &= GENMASK_ULL(m->fixed_width - 1, 0);
-		}
-		intel->fixed_ctrl &= fixed_ok;
-		intel->global_ctrl &= xen_pmu_global_mask(m);
-		intel->global_ovf_ctrl &= xen_pmu_ovf_mask(m);
-		intel->pebs_enable = 0;
-	}
-	c->shadow_valid = 0;
-}
-
-/* Stop every counter of the page's context, which Xen must then accept. */
-static void xen_pmu_stop(struct xen_pmu_cpu *c)
-{
-	const struct xen_pmu_model *m = c->model;
-	struct xen_pmu_reg r = { .kind = XEN_PMU_REG_EVNTSEL };
-	unsigned int i;
-
-	if (m->vendor == XEN_PMU_VENDOR_INTEL) {
-		c->page->pmu.c.intel.global_ctrl = 0;
-		c->page->pmu.c.intel.global_ovf_ctrl = 0;
-		c->page->pmu.c.intel.fixed_ctrl = 0;
-	}
-	for (i = 0; i < m->nr_gp; i++) {
-		r.idx = i;
-		*xen_pmu_slot(c, &r) = 0;
-	}
-	c->shadow_valid = 0;
-}
-
 /*
  * Hand the context back to Xen.  A context Xen refuses (-EIO) leaves the
  * vCPU with its counters stopped and its PMIs masked, so it is never left
@@ -859,7 +937,8 @@ static void xen_pmu_flush(struct xen_pmu_cpu *c)
 	}
 	c->stats.flush_errors++;
 	if (ret == -EIO) {
-		xen_pmu_sanitize(c);
+		/* Within what Xen 4.17 validates at flush */
+		c->model->ops->sanitize(c);
 		c->stats.flushes++;
 		ret = xen_pmu_hypercall(XENPMU_flush, NULL);
 		if (!ret) {
@@ -869,7 +948,8 @@ static void xen_pmu_flush(struct xen_pmu_cpu *c)
 			return;
 		}
 		c->stats.flush_errors++;
-		xen_pmu_stop(c);
+		/* Every counter stopped: a context Xen must accept */
+		c->model->ops->stop(c);
 		c->stats.flushes++;
 		c->stats.stopped++;
 		ret = xen_pmu_hypercall(XENPMU_flush, NULL);
@@ -1026,15 +1106,19 @@ irqreturn_t xen_pmu_irq_handler(int irq, void *dev_id)
  */
 void xen_pmu_cpuid(unsigned int leaf, unsigned int *ax, unsigned int *dx)
 {
-	unsigned int gp, fixed;
+	union cpuid10_eax eax = { .full = *ax };
+	union cpuid10_edx edx = { .full = *dx };
+	bool built = xen_pmu_model.ops;
 
 	if (leaf != 0xa || boot_cpu_data.x86_vendor != X86_VENDOR_INTEL || xen_pmu_probing)
 		return;
 	/* What trapped accesses reach: the model's, once it is built */
-	gp = min((*ax >> 8) & 0xff, xen_pmu_model.vendor ? xen_pmu_model.nr_gp_trap : 4U);
-	fixed = min(*dx & 0x1f, xen_pmu_model.vendor ? xen_pmu_model.nr_fixed_trap : 3U);
-	*ax = (*ax & ~0xff00U) | gp << 8;
-	*dx = (*dx & ~0x1fU) | fixed;
+	eax.split.num_counters = min_t(unsigned int, eax.split.num_counters,
+				       built ? xen_pmu_model.nr_gp_trap : 4);
+	edx.split.num_counters_fixed = min_t(unsigned int, edx.split.num_counters_fixed,
+					     built ? xen_pmu_model.nr_fixed_trap : 3);
+	*ax = eax.full;
+	*dx = edx.full;
 }
 
 /* Perf guest callbacks: only a PMI from Xen describes another context. */
@@ -1290,14 +1374,14 @@ static bool xen_pmu_model_boot(void)
 	if (id.vendor == X86_VENDOR_INTEL && boot_cpu_data.cpuid_level >= 0xa) {
 		/* all of Xen's bank, not what xen_pmu_cpuid() leaves perf */
 		xen_pmu_probing = true;
-		cpuid(0xa, &id.leaf_a_eax, &ebx, &ecx, &id.leaf_a_edx);
+		cpuid(0xa, &id.leaf_a_eax.full, &ebx, &ecx, &id.leaf_a_edx.full);
 		xen_pmu_probing = false;
 	}
 	/*
 	 * Xen empties leaf 0xA when the vPMU is off, and in all mode for
 	 * every domain but dom0: say so rather than blame the model.
 	 */
-	if (id.vendor == X86_VENDOR_INTEL && !(id.leaf_a_eax & 0xff)) {
+	if (id.vendor == X86_VENDOR_INTEL && !id.leaf_a_eax.split.version_id) {
 		pr_info("the hypervisor gives this domain no vPMU (CPUID leaf 0xA is empty: vpmu off, or all mode in a domain other than dom0); software events only\n");
 		return false;
 	}
@@ -1332,7 +1416,7 @@ void xen_pmu_init(int cpu)
 	BUILD_BUG_ON(sizeof(struct xen_pmu_data) > PAGE_SIZE);
 	if (!xen_pv_domain() || (cpu && !is_xen_pmu) || c->page)
 		return;
-	if (!cpu && !is_xen_pmu && !xen_pmu_model.vendor && !xen_pmu_model_boot())
+	if (!cpu && !is_xen_pmu && !xen_pmu_model.ops && !xen_pmu_model_boot())
 		return;
 
 	page = (struct xen_pmu_data *)get_zeroed_page(GFP_KERNEL);

@@ -38,12 +38,6 @@ struct xen_pmu_reg {
 	unsigned int idx;
 };
 
-enum xen_pmu_vendor {
-	XEN_PMU_VENDOR_NONE,
-	XEN_PMU_VENDOR_INTEL,
-	XEN_PMU_VENDOR_AMD,
-};
-
 /* A Xen release as one number that orders releases: 4.20.3 is 0x041403. */
 #define XEN_PMU_XEN(major, minor, patch)	((major) << 16 | (minor) << 8 | (patch))
 
@@ -59,14 +53,14 @@ enum xen_pmu_vendor {
 struct xen_pmu_cpuid {
 	u8 vendor;
 	u8 family;
-	u32 leaf_a_eax;
-	u32 leaf_a_edx;
+	union cpuid10_eax leaf_a_eax;
+	union cpuid10_edx leaf_a_edx;
 	u32 xen;
 };
 
 /**
  * struct xen_pmu_model - the PMU this Xen release virtualises for this domain
- * @vendor: Intel, AMD (and Hygon), or none
+ * @ops: the vendor's operations; NULL until the model is built
  * @name: for messages
  * @version: Intel architectural perfmon version as Xen exposes it (<= 3)
  * @nr_gp: general-purpose counters in Xen's bank
@@ -81,13 +75,14 @@ struct xen_pmu_cpuid {
  * @legacy_sel: the K7 event select MSR aliasing select 0, else 0
  * @full_width: Intel: the full-width counter alias of counter 0, else 0
  * @fixed_width: Intel: fixed counter width in bits
- * @amd_ctl_reserved: AMD: event select bits Xen requires to be zero
  *
  * Every PMU MSR access is classified against this one description; the
  * page offsets come from Xen at XENPMU_init (struct xen_pmu_cpu).
  */
+struct xen_pmu_vendor_ops;
+
 struct xen_pmu_model {
-	enum xen_pmu_vendor vendor;
+	const struct xen_pmu_vendor_ops *ops;
 	const char *name;
 	unsigned int version;
 	unsigned int nr_gp;
@@ -101,7 +96,6 @@ struct xen_pmu_model {
 	u32 legacy_sel;
 	u32 full_width;
 	unsigned int fixed_width;
-	u64 amd_ctl_reserved;
 };
 
 /**
@@ -115,7 +109,6 @@ struct xen_pmu_model {
  * @msr_emulated: PMU MSR accesses served from the shared page
  * @msr_shadowed: PMU MSR reads answered by the write shadow (no trap)
  * @msr_trapped: PMU MSR accesses left to trap into Xen
- * @msr_invalid: PMU MSR accesses outside the bank Xen declared
  * @rdpmc_emulated: RDPMC served from the shared page
  * @rdpmc_trapped: RDPMC emulated by a trapped MSR read
  * @lvtpc: XENPMU_lvtpc_set hypercalls
@@ -134,7 +127,6 @@ struct xen_pmu_stats {
 	u64 msr_emulated;
 	u64 msr_shadowed;
 	u64 msr_trapped;
-	u64 msr_invalid;
 	u64 rdpmc_emulated;
 	u64 rdpmc_trapped;
 	u64 lvtpc;
@@ -185,7 +177,49 @@ struct xen_pmu_cpu {
 	struct xen_pmu_stats stats;
 };
 
+/**
+ * struct xen_pmu_banks - the banks Xen declares in a vCPU's page
+ * @a: offset of the first bank from the start of the vendor context
+ * @b: offset of the second bank
+ * @a_len: size of the first bank for the model's counters
+ * @b_len: size of the second bank
+ * @fixed_part: size of the vendor context before the banks
+ */
+struct xen_pmu_banks {
+	u32 a;
+	u32 b;
+	size_t a_len;
+	size_t b_len;
+	size_t fixed_part;
+};
+
+/**
+ * struct xen_pmu_vendor_ops - what differs between Xen's vendor vPMUs
+ * @init: fill in the model for this CPU and Xen release; 0, -ENODEV or
+ *	-EOPNOTSUPP as xen_pmu_model_init()
+ * @classify: which vPMU register @msr is, if any
+ * @banks: read the bank offsets Xen declared in @page, and their sizes
+ * @slot: where a classified register, inside the model's banks, lives in
+ *	the page; NULL if the vendor has none
+ * @pmc: the register an RDPMC index reads
+ * @sanitize: put the page's context within what Xen validates at flush
+ * @stop: stop every counter of the page's context
+ */
+struct xen_pmu_vendor_ops {
+	int (*init)(struct xen_pmu_model *m, const struct xen_pmu_cpuid *id);
+	bool (*classify)(const struct xen_pmu_model *m, u32 msr,
+			 struct xen_pmu_reg *r);
+	void (*banks)(const struct xen_pmu_model *m,
+		      const struct xen_pmu_data *page, struct xen_pmu_banks *b);
+	u64 *(*slot)(struct xen_pmu_cpu *c, const struct xen_pmu_reg *r);
+	void (*pmc)(int counter, struct xen_pmu_reg *r);
+	void (*sanitize)(struct xen_pmu_cpu *c);
+	void (*stop)(struct xen_pmu_cpu *c);
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
+extern const struct xen_pmu_vendor_ops xen_pmu_intel_ops;
+extern const struct xen_pmu_vendor_ops xen_pmu_amd_ops;
 int xen_pmu_hypercall(unsigned int op, void *arg);
 bool xen_pmu_rdmsr_trap(u32 msr, u64 *val);
 int xen_pmu_handle_irq(struct pt_regs *regs);

@@ -226,8 +226,8 @@ kunit_test_suite(xen_pmu_abi_suite);
 
 #define INTEL_LEAF_A(ver, gp, fixed) \
 	((struct xen_pmu_cpuid){ .vendor = X86_VENDOR_INTEL, .family = 6, \
-		.leaf_a_eax = (ver) | (gp) << 8 | 48 << 16, \
-		.leaf_a_edx = (fixed) | 48 << 5 })
+		.leaf_a_eax.full = (ver) | (gp) << 8 | 48 << 16, \
+		.leaf_a_edx.full = (fixed) | 48 << 5 })
 #define AMD_FAMILY(v, fam) ((struct xen_pmu_cpuid){ .vendor = (v), .family = (fam) })
 
 struct xen_pmu_test_msr {
@@ -281,7 +281,7 @@ static void xen_pmu_model_intel_v3(struct kunit *test)
 	struct xen_pmu_model m;
 
 	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
-	KUNIT_EXPECT_EQ(test, m.vendor, XEN_PMU_VENDOR_INTEL);
+	KUNIT_EXPECT_PTR_EQ(test, m.ops, &xen_pmu_intel_ops);
 	KUNIT_EXPECT_EQ(test, m.version, 3);
 	KUNIT_EXPECT_EQ(test, m.nr_gp, 4);
 	KUNIT_EXPECT_EQ(test, m.nr_fixed, 3);
@@ -452,7 +452,7 @@ struct xen_pmu_test_since {
 
 #define INTEL8_ON(maj, min, patch) \
 	((struct xen_pmu_cpuid){ .vendor = X86_VENDOR_INTEL, .family = 6, \
-		.leaf_a_eax = 5 | 8 << 8 | 48 << 16, .leaf_a_edx = 3 | 48 << 5, \
+		.leaf_a_eax.full = 5 | 8 << 8 | 48 << 16, .leaf_a_edx.full = 3 | 48 << 5, \
 		.xen = XEN_PMU_XEN(maj, min, patch) })
 #define AMD1A_ON(maj, min, patch) \
 	((struct xen_pmu_cpuid){ .vendor = X86_VENDOR_AMD, .family = 0x1a, \
@@ -631,7 +631,7 @@ static void xen_pmu_hv_trapped_write(struct xen_pmu_hv *hv, u32 msr, u64 val)
 		return;
 	}
 	hv->loaded = true;
-	if (hv->model.vendor == XEN_PMU_VENDOR_AMD && r.kind == XEN_PMU_REG_EVNTSEL)
+	if (hv->model.ops == &xen_pmu_amd_ops && r.kind == XEN_PMU_REG_EVNTSEL)
 		hv->running = val & ARCH_PERFMON_EVENTSEL_ENABLE;
 	if (r.kind == XEN_PMU_REG_GLOBAL_CTRL)
 		hv->running = val;
@@ -709,7 +709,7 @@ static void xen_pmu_hv_init_page(struct xen_pmu_hv *hv)
 {
 	const struct xen_pmu_model *m = &hv->model;
 
-	if (m->vendor == XEN_PMU_VENDOR_INTEL) {
+	if (m->ops == &xen_pmu_intel_ops) {
 		hv->page->pmu.c.intel.fixed_counters = sizeof(struct xen_pmu_intel_ctxt);
 		hv->page->pmu.c.intel.arch_counters =
 			sizeof(struct xen_pmu_intel_ctxt) + 8 * m->nr_fixed;
@@ -816,7 +816,7 @@ static int xen_pmu_fake_amd_handler(struct pt_regs *regs)
 /* perf's PMI handler for the model's vendor */
 static void xen_pmu_hv_use_fake_handler(struct kunit *test, struct xen_pmu_hv *hv)
 {
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+	if (hv->model.ops == &xen_pmu_intel_ops)
 		kunit_activate_static_stub(test, xen_pmu_handle_irq,
 					   xen_pmu_fake_intel_handler);
 	else
@@ -1025,7 +1025,7 @@ static struct xen_pmu_hv *xen_pmu_lvtpc_start(struct kunit *test)
 static void xen_pmu_lvtpc_enable_all(struct xen_pmu_hv *hv)
 {
 	xen_pmu_hv_wrmsr(hv, hv->model.sel_base, ARCH_PERFMON_EVENTSEL_ENABLE | 0x76);
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+	if (hv->model.ops == &xen_pmu_intel_ops)
 		xen_pmu_hv_wrmsr(hv, MSR_CORE_PERF_GLOBAL_CTRL, 1);
 }
 
@@ -1038,7 +1038,7 @@ static void xen_pmu_lvtpc_perf_enable(struct xen_pmu_hv *hv)
 
 static void xen_pmu_lvtpc_perf_disable(struct xen_pmu_hv *hv)
 {
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+	if (hv->model.ops == &xen_pmu_intel_ops)
 		xen_pmu_hv_wrmsr(hv, MSR_CORE_PERF_GLOBAL_CTRL, 0);
 	else
 		xen_pmu_hv_wrmsr(hv, hv->model.sel_base, 0x76);
@@ -1130,14 +1130,14 @@ static void xen_pmu_lvtpc_mode_all(struct kunit *test)
 /* Counter 0 and its event select in the page, where Xen put them. */
 static u64 *xen_pmu_hv_counter0(struct xen_pmu_hv *hv)
 {
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+	if (hv->model.ops == &xen_pmu_intel_ops)
 		return xen_pmu_hv_at(hv, hv->cpu.bank_b);
 	return xen_pmu_hv_at(hv, hv->cpu.bank_a);
 }
 
 static u64 *xen_pmu_hv_control0(struct xen_pmu_hv *hv)
 {
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL)
+	if (hv->model.ops == &xen_pmu_intel_ops)
 		return xen_pmu_hv_at(hv, hv->cpu.bank_b + sizeof(u64));
 	return xen_pmu_hv_at(hv, hv->cpu.bank_b);
 }
@@ -1152,7 +1152,7 @@ static u64 xen_pmu_pending_tick(struct xen_pmu_hv *hv, u64 on)
 	u64 v = 0;
 	int i;
 
-	if (hv->model.vendor == XEN_PMU_VENDOR_AMD)
+	if (hv->model.ops == &xen_pmu_amd_ops)
 		for (i = 0; i < 50; i++)
 			xen_pmu_cpu_msr_read(&hv->cpu, hv->model.ctr_base, &v);
 	v = xen_pmu_cpu_read_pmc(&hv->cpu, 0);
@@ -1190,7 +1190,7 @@ static void xen_pmu_pending_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 0x40);
 	KUNIT_EXPECT_EQ(test, hv->traps, 0);
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.pending,
-			hv->model.vendor == XEN_PMU_VENDOR_AMD ? 54 : 4);
+			hv->model.ops == &xen_pmu_amd_ops ? 54 : 4);
 	KUNIT_EXPECT_EQ(test, hv->lost, 0);
 	/* The flush loads the period perf wrote, not the wrapped value. */
 	KUNIT_EXPECT_EQ(test, *xen_pmu_hv_counter0(hv), 0xffff00000000ULL);
@@ -1766,7 +1766,7 @@ static u32 xen_pmu_bench_sel(struct xen_pmu_hv *hv, unsigned int i)
 
 static u32 xen_pmu_bench_ctr(struct xen_pmu_hv *hv, unsigned int i)
 {
-	return hv->model.vendor == XEN_PMU_VENDOR_INTEL ? MSR_IA32_PMC0 + i :
+	return hv->model.ops == &xen_pmu_intel_ops ? MSR_IA32_PMC0 + i :
 	       hv->model.ctr_base + i * hv->model.stride;
 }
 
@@ -1776,7 +1776,7 @@ static void xen_pmu_bench_disable_all(struct xen_pmu_hv *hv, bool shadow)
 	unsigned int i;
 	u64 v;
 
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL) {
+	if (hv->model.ops == &xen_pmu_intel_ops) {
 		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL, 0);
 		return;
 	}
@@ -1793,7 +1793,7 @@ static void xen_pmu_bench_enable_all(struct xen_pmu_hv *hv)
 {
 	unsigned int i;
 
-	if (hv->model.vendor == XEN_PMU_VENDOR_INTEL) {
+	if (hv->model.ops == &xen_pmu_intel_ops) {
 		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL, 0xf);
 		return;
 	}
@@ -1870,7 +1870,7 @@ static void xen_pmu_bench_run(struct kunit *test, const struct xen_pmu_cpuid *id
 	KUNIT_EXPECT_EQ(test, r[0][0].traps, 0);
 	/* The shadow never costs a trap and saves one per event on AMD. */
 	KUNIT_EXPECT_LE(test, r[1][1].traps, r[1][0].traps);
-	if (hv->model.vendor == XEN_PMU_VENDOR_AMD)
+	if (hv->model.ops == &xen_pmu_amd_ops)
 		KUNIT_EXPECT_EQ(test, r[1][0].traps - r[1][1].traps, XEN_PMU_BENCH_EVENTS);
 }
 
