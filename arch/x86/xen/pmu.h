@@ -58,6 +58,8 @@ struct xen_pmu_cpuid {
 	u32 xen;
 };
 
+struct xen_pmu_vendor_ops;
+
 /**
  * struct xen_pmu_model - the PMU this Xen release virtualises for this domain
  * @ops: the vendor's operations; NULL until the model is built
@@ -79,8 +81,6 @@ struct xen_pmu_cpuid {
  * Every PMU MSR access is classified against this one description; the
  * page offsets come from Xen at XENPMU_init (struct xen_pmu_cpu).
  */
-struct xen_pmu_vendor_ops;
-
 struct xen_pmu_model {
 	const struct xen_pmu_vendor_ops *ops;
 	const char *name;
