@@ -17,6 +17,7 @@ help:
 	@echo "make run-guests  the same with two PV guests running: a report per domain"
 	@echo "make check    every test layer, one summary ending in 'N passed, N failed'"
 	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
+	@echo "             and a build of what each patch touches (out/series-build.tap)"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
 	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (~4.3 h;"
 	@echo "             DEB_CONFIG=lab: the lab's kernel, minutes)"
@@ -65,8 +66,9 @@ lab-images: kernel initramfs xen
 guest-images: lab-images
 	@$(S)/mkguests.sh
 
-series: tree
+series: kernel perf
 	@$(S)/series.sh
+	@$(S)/series-build.sh
 
 static: kernel
 	@$(S)/static.sh

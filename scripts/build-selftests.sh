@@ -3,13 +3,15 @@
 #
 # Build our kselftests statically (they run in the initramfs) against the
 # assembled tree's uapi headers.  Output: build/selftests/xen/pmu/.
+# (KTREE, KOUT, SOUT: another source tree, kernel build directory and
+# output directory.)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
-tree=$top/build/linux
+tree=${KTREE:-$top/build/linux}
 kout=${KOUT:-$top/build/kernel}
-sout=$top/build/selftests/xen/pmu
+sout=${SOUT:-$top/build/selftests/xen/pmu}
 
 kbuild "$tree" "$kout" -s headers >/dev/null
 rm -rf "$sout"	# never pack a binary a failed build left behind

@@ -32,7 +32,7 @@ run() {
 }
 
 kernel=
-rm -f "$out"/{checkpatch,static,abi,harness,treetools,qemu-pmu,deb}.tap "$out"/lab-check-* "$out"/lab-pmi-* \
+rm -f "$out"/{checkpatch,series-build,static,abi,harness,treetools,qemu-pmu,deb}.tap "$out"/lab-check-* "$out"/lab-pmi-* \
 	"$out"/lab-xen420-* "$out"/lab-guests-* "$out"/lab-types-* "$out"/lab-coverage-*
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -50,6 +50,8 @@ if run tree 900 scripts/assemble.sh; then
 		run selftests 600 scripts/build-selftests.sh
 	fi
 	run perf 1800 scripts/build-perf.sh && perf=1 || perf=
+	# Each patch of the series builds on its own: out/series-build.tap
+	[ -n "$kernel" ] && [ -n "$perf" ] && run series-build 1800 scripts/series-build.sh
 	# The packages of the lab's kernel (make deb DEB_CONFIG=lab, from
 	# build/kernel) and of our perf, and what they hold: out/deb.tap
 	[ -n "$kernel" ] && [ -n "$perf" ] && run deb 900 sh -c 'tests/deb/run.sh > out/deb.tap'
@@ -113,7 +115,8 @@ args=()
 for e in "${errors[@]}"; do args+=(--error "$e"); done
 for l in "${labs[@]}"; do args+=(--lab "$l"); done
 python3 scripts/summary.py --out "$out" \
-	--tap checkpatch=out/checkpatch.tap --tap static=out/static.tap \
+	--tap checkpatch=out/checkpatch.tap --tap series-build=out/series-build.tap \
+	--tap static=out/static.tap \
 	--tap abi=out/abi.tap --tap harness=out/harness.tap \
 	--tap treetools=out/treetools.tap --tap qemu-pmu=out/qemu-pmu.tap \
 	--tap deb=out/deb.tap \

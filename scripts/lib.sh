@@ -27,3 +27,13 @@ kbuild() {
 }
 out=$top/out
 mkdir -p "$out"
+
+# perf's build options: static, optional libraries off, libelf and libdw on
+# (for ELF symbols such as xen-syms); build-perf.sh and series-build.sh
+perf_opts=(CC="ccache gcc" HOSTCC="ccache gcc" LDFLAGS=-static prefix=/usr
+	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBTRACEEVENT=1 BUILD_BPF_SKEL=0
+	NO_LIBBPF=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1
+	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_CAPSTONE=1
+	NO_LIBLLVM=1 NO_LIBPFM4=1 NO_LIBZSTD=1 NO_LZMA=1 NO_JVMTI=1
+	NO_LIBDEBUGINFOD=1 NO_SDT=1 NO_JEVENTS=1 NO_SHELLCHECK=1
+	NO_LIBCAP=1 NO_LIBBIONIC=1)
