@@ -6,10 +6,14 @@
  * answers land where include/xen/interface/xenpmu.h says they do: Xen
  * writes each reply at fixed offsets, so a wrong layout shows up as a
  * reply in the wrong field or a field that Xen must not touch changing.
+ * Its cases that act on the hypervisor (mode_set and the like) are built
+ * only with CONFIG_XEN_PMU_KUNIT_HYPERVISOR_TEST.
  *
  * The other suites play the hypervisor's part (Xen 4.17's behaviour, as
  * the hypercall, a trapped MSR read and perf's PMI handler are replaced by
- * static stubs) against a vCPU state of their own, never the real one.
+ * static stubs) against a vCPU state of their own, never the real one:
+ * each case gets its own (kunit_get_current_test()->priv), and tables are
+ * parameterised cases, one result per row.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -99,6 +103,14 @@ static void xen_pmu_abi_feature_get(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xp.vcpu, XEN_PMU_TEST_FILL32);
 	KUNIT_EXPECT_EQ(test, xp.pad, XEN_PMU_TEST_FILL32);
 }
+
+#if IS_ENABLED(CONFIG_XEN_PMU_KUNIT_HYPERVISOR_TEST)
+/*
+ * Operations that act on the running hypervisor's vPMU: they set the mode
+ * and features Xen already has, and init, finish, lvtpc_set and flush for
+ * a page or vCPU the driver does not use, but they are for a lab's dom0,
+ * not for every KUNIT_ALL_TESTS run (CONFIG_XEN_PMU_KUNIT_HYPERVISOR_TEST).
+ */
 
 /* The vPMU is on in Xen when mode_get works; every case checks both ways. */
 static bool xen_pmu_test_vpmu_on(void)
@@ -197,6 +209,8 @@ static void xen_pmu_abi_lvtpc_flush(struct kunit *test)
 			on ? -EINVAL : -EOPNOTSUPP);
 }
 
+#endif
+
 static int xen_pmu_abi_init(struct kunit *test)
 {
 	if (!xen_pv_domain() || !xen_initial_domain())
@@ -207,10 +221,12 @@ static int xen_pmu_abi_init(struct kunit *test)
 static struct kunit_case xen_pmu_abi_cases[] = {
 	KUNIT_CASE(xen_pmu_abi_mode_get),
 	KUNIT_CASE(xen_pmu_abi_feature_get),
+#if IS_ENABLED(CONFIG_XEN_PMU_KUNIT_HYPERVISOR_TEST)
 	KUNIT_CASE(xen_pmu_abi_mode_set),
 	KUNIT_CASE(xen_pmu_abi_feature_set),
 	KUNIT_CASE(xen_pmu_abi_init_finish),
 	KUNIT_CASE(xen_pmu_abi_lvtpc_flush),
+#endif
 	{}
 };
 
@@ -220,8 +236,6 @@ static struct kunit_suite xen_pmu_abi_suite = {
 	.test_cases = xen_pmu_abi_cases,
 };
 
-kunit_test_suite(xen_pmu_abi_suite);
-
 /* Vendor models and MSR classification */
 
 #define INTEL_LEAF_A(ver, gp, fixed) \
@@ -229,179 +243,155 @@ kunit_test_suite(xen_pmu_abi_suite);
 		.leaf_a_eax.full = (ver) | (gp) << 8 | 48 << 16, \
 		.leaf_a_edx.full = (fixed) | 48 << 5 })
 #define AMD_FAMILY(v, fam) ((struct xen_pmu_cpuid){ .vendor = (v), .family = (fam) })
+#define INTEL_V3	INTEL_LEAF_A(3, 4, 3)
+#define INTEL_V5	INTEL_LEAF_A(5, 8, 4)
+#define AMD_K7		AMD_FAMILY(X86_VENDOR_AMD, 0x10)
+#define AMD_EXT		AMD_FAMILY(X86_VENDOR_AMD, 0x17)
 
+/* The model of a CPU: its vendor's operations and its banks, or an error */
+struct xen_pmu_test_model {
+	const char *desc;
+	struct xen_pmu_cpuid id;
+	int err;
+	bool intel;
+	unsigned int version, nr_gp, nr_fixed, nr_gp_trap, nr_fixed_trap;
+};
+
+static const struct xen_pmu_test_model xen_pmu_test_models[] = {
+	{ "intel v3", INTEL_V3, 0, true, 3, 4, 3, 4, 3 },
+	/* perfmon 4 and 5 are shown as 3; banks past what traps reach stay */
+	{ "intel v5", INTEL_V5, 0, true, 3, 8, 4, 4, 3 },
+	/* absurd counts are clamped */
+	{ "intel 255 gp", INTEL_LEAF_A(3, 255, 31), 0, true, 3, XEN_PMU_MAX_GP,
+	  XEN_PMU_MAX_FIXED, 4, 3 },
+	/* what Xen 4.17 rejects, the model rejects */
+	{ "intel v1", INTEL_LEAF_A(1, 4, 0), -ENODEV },
+	{ "intel no leaf", INTEL_LEAF_A(0, 0, 0), -ENODEV },
+	{ "intel no gp", INTEL_LEAF_A(3, 0, 3), -ENODEV },
+	{ "intel family 15", { .vendor = X86_VENDOR_INTEL, .family = 15,
+	  .leaf_a_eax.full = 3 | 4 << 8 }, -ENODEV },
+	{ "amd 10h", AMD_K7, 0, false, 0, 4, 0, 4, 0 },
+	{ "amd 12h", AMD_FAMILY(X86_VENDOR_AMD, 0x12), 0, false, 0, 4, 0, 4, 0 },
+	{ "amd 14h", AMD_FAMILY(X86_VENDOR_AMD, 0x14), 0, false, 0, 4, 0, 4, 0 },
+	{ "amd 16h", AMD_FAMILY(X86_VENDOR_AMD, 0x16), 0, false, 0, 4, 0, 4, 0 },
+	{ "amd 15h", AMD_FAMILY(X86_VENDOR_AMD, 0x15), 0, false, 0, 6, 0, 6, 0 },
+	{ "amd 17h", AMD_EXT, 0, false, 0, 6, 0, 6, 0 },
+	{ "amd 19h", AMD_FAMILY(X86_VENDOR_AMD, 0x19), 0, false, 0, 6, 0, 6, 0 },
+	{ "hygon 18h", AMD_FAMILY(X86_VENDOR_HYGON, 0x18), 0, false, 0, 6, 0, 6, 0 },
+	{ "amd 0fh", AMD_FAMILY(X86_VENDOR_AMD, 0xf), -ENODEV },
+	{ "amd 18h", AMD_FAMILY(X86_VENDOR_AMD, 0x18), -ENODEV },
+	{ "amd 1bh", AMD_FAMILY(X86_VENDOR_AMD, 0x1b), -ENODEV },
+	{ "hygon 17h", AMD_FAMILY(X86_VENDOR_HYGON, 0x17), -ENODEV },
+	{ "centaur", AMD_FAMILY(X86_VENDOR_CENTAUR, 6), -ENODEV },
+	{ "zhaoxin", AMD_FAMILY(X86_VENDOR_ZHAOXIN, 7), -ENODEV },
+};
+
+static void xen_pmu_test_model_desc(const struct xen_pmu_test_model *t, char *desc)
+{
+	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_model, xen_pmu_test_models, xen_pmu_test_model_desc);
+
+static void xen_pmu_model_vendor(struct kunit *test)
+{
+	const struct xen_pmu_test_model *t = test->param_value;
+	struct xen_pmu_model m;
+	struct xen_pmu_reg r;
+
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &t->id), t->err);
+	if (t->err) {
+		/* no model: no MSR is the vPMU's */
+		KUNIT_EXPECT_NULL(test, m.ops);
+		KUNIT_EXPECT_FALSE(test, xen_pmu_classify(&m, MSR_K7_PERFCTR0, &r));
+		KUNIT_EXPECT_FALSE(test, xen_pmu_classify(&m, MSR_IA32_PERFCTR0, &r));
+		return;
+	}
+	KUNIT_EXPECT_PTR_EQ(test, m.ops, t->intel ? &xen_pmu_intel_ops : &xen_pmu_amd_ops);
+	KUNIT_EXPECT_EQ(test, m.version, t->version);
+	KUNIT_EXPECT_EQ(test, m.nr_gp, t->nr_gp);
+	KUNIT_EXPECT_EQ(test, m.nr_fixed, t->nr_fixed);
+	KUNIT_EXPECT_EQ(test, m.nr_gp_trap, t->nr_gp_trap);
+	KUNIT_EXPECT_EQ(test, m.nr_fixed_trap, t->nr_fixed_trap);
+	if (t->intel)
+		KUNIT_EXPECT_EQ(test, m.fixed_width, 48);
+}
+
+/* One MSR on one model: the vPMU register it is (XEN_PMU_REG_NONE: none) */
 struct xen_pmu_test_msr {
+	const char *model;
+	struct xen_pmu_cpuid id;
 	u32 msr;
-	enum xen_pmu_reg_kind kind;	/* XEN_PMU_REG_NONE: not a vPMU MSR */
+	enum xen_pmu_reg_kind kind;
 	unsigned int idx;
 };
 
-static void xen_pmu_test_classify(struct kunit *test, const struct xen_pmu_model *m,
-				  const struct xen_pmu_test_msr *t, size_t n)
+static const struct xen_pmu_test_msr xen_pmu_test_msrs[] = {
+	{ "intel v3", INTEL_V3, MSR_IA32_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
+	{ "intel v3", INTEL_V3, MSR_IA32_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
+	{ "intel v3", INTEL_V3, MSR_IA32_PERFCTR0 + 4, XEN_PMU_REG_NONE },
+	{ "intel v3", INTEL_V3, MSR_IA32_PMC0, XEN_PMU_REG_COUNTER, 0 },
+	{ "intel v3", INTEL_V3, MSR_IA32_PMC0 + 3, XEN_PMU_REG_COUNTER, 3 },
+	{ "intel v3", INTEL_V3, MSR_IA32_PMC0 + 4, XEN_PMU_REG_NONE },
+	{ "intel v3", INTEL_V3, MSR_P6_EVNTSEL0, XEN_PMU_REG_EVNTSEL, 0 },
+	{ "intel v3", INTEL_V3, MSR_P6_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
+	{ "intel v3", INTEL_V3, MSR_P6_EVNTSEL0 + 4, XEN_PMU_REG_NONE },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_FIXED_CTR0, XEN_PMU_REG_FIXED, 0 },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_FIXED_CTR0 + 2, XEN_PMU_REG_FIXED, 2 },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_FIXED_CTR0 + 3, XEN_PMU_REG_NONE },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_FIXED_CTR_CTRL, XEN_PMU_REG_FIXED_CTRL },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_GLOBAL_STATUS, XEN_PMU_REG_GLOBAL_STATUS },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_GLOBAL_CTRL, XEN_PMU_REG_GLOBAL_CTRL },
+	{ "intel v3", INTEL_V3, MSR_CORE_PERF_GLOBAL_OVF_CTRL, XEN_PMU_REG_GLOBAL_OVF_CTRL },
+	{ "intel v3", INTEL_V3, MSR_IA32_DS_AREA, XEN_PMU_REG_NONE },
+	{ "intel v3", INTEL_V3, MSR_K7_EVNTSEL0, XEN_PMU_REG_NONE },
+	{ "intel v3", INTEL_V3, MSR_F15H_PERF_CTR, XEN_PMU_REG_NONE },
+	{ "intel v5", INTEL_V5, MSR_IA32_PERFCTR0 + 7, XEN_PMU_REG_COUNTER, 7 },
+	{ "intel v5", INTEL_V5, MSR_P6_EVNTSEL0 + 7, XEN_PMU_REG_EVNTSEL, 7 },
+	{ "intel v5", INTEL_V5, MSR_CORE_PERF_FIXED_CTR0 + 3, XEN_PMU_REG_FIXED, 3 },
+	{ "intel v5", INTEL_V5, MSR_IA32_PERFCTR0 + 8, XEN_PMU_REG_NONE },
+	{ "amd k7", AMD_K7, MSR_K7_EVNTSEL0, XEN_PMU_REG_EVNTSEL, 0 },
+	{ "amd k7", AMD_K7, MSR_K7_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
+	{ "amd k7", AMD_K7, MSR_K7_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
+	{ "amd k7", AMD_K7, MSR_K7_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
+	{ "amd k7", AMD_K7, MSR_K7_PERFCTR0 + 4, XEN_PMU_REG_NONE },
+	{ "amd k7", AMD_K7, MSR_F15H_PERF_CTL, XEN_PMU_REG_NONE },
+	{ "amd k7", AMD_K7, MSR_F15H_PERF_CTR, XEN_PMU_REG_NONE },
+	{ "amd k7", AMD_K7, MSR_IA32_PERFCTR0, XEN_PMU_REG_NONE },
+	{ "amd ext", AMD_EXT, MSR_F15H_PERF_CTL, XEN_PMU_REG_EVNTSEL, 0 },
+	{ "amd ext", AMD_EXT, MSR_F15H_PERF_CTR, XEN_PMU_REG_COUNTER, 0 },
+	{ "amd ext", AMD_EXT, MSR_F15H_PERF_CTL5, XEN_PMU_REG_EVNTSEL, 5 },
+	{ "amd ext", AMD_EXT, MSR_F15H_PERF_CTR5, XEN_PMU_REG_COUNTER, 5 },
+	{ "amd ext", AMD_EXT, MSR_F15H_PERF_CTR5 + 1, XEN_PMU_REG_NONE },
+	{ "amd ext", AMD_EXT, MSR_F15H_PERF_CTR5 + 2, XEN_PMU_REG_NONE },
+	/* the K7 bank mirrors counters 0-3 */
+	{ "amd ext", AMD_EXT, MSR_K7_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
+	{ "amd ext", AMD_EXT, MSR_K7_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
+	{ "amd ext", AMD_EXT, MSR_K7_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
+	/* 0xc0010008/9 follow the K7 bank but are not PMU MSRs */
+	{ "amd ext", AMD_EXT, MSR_K7_PERFCTR0 + 4, XEN_PMU_REG_NONE },
+	{ "amd ext", AMD_EXT, MSR_K7_PERFCTR0 + 5, XEN_PMU_REG_NONE },
+};
+
+static void xen_pmu_test_msr_desc(const struct xen_pmu_test_msr *t, char *desc)
 {
-	struct xen_pmu_reg r;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		bool hit = xen_pmu_classify(m, t[i].msr, &r);
-
-		KUNIT_EXPECT_EQ_MSG(test, hit, t[i].kind != XEN_PMU_REG_NONE,
-				    "msr %#x", t[i].msr);
-		if (!hit)
-			continue;
-		KUNIT_EXPECT_EQ_MSG(test, r.kind, t[i].kind, "msr %#x", t[i].msr);
-		KUNIT_EXPECT_EQ_MSG(test, r.idx, t[i].idx, "msr %#x", t[i].msr);
-	}
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s msr %#x", t->model, t->msr);
 }
 
-static void xen_pmu_model_intel_v3(struct kunit *test)
+KUNIT_ARRAY_PARAM(xen_pmu_test_msr, xen_pmu_test_msrs, xen_pmu_test_msr_desc);
+
+static void xen_pmu_model_classify(struct kunit *test)
 {
-	static const struct xen_pmu_test_msr t[] = {
-		{ MSR_IA32_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
-		{ MSR_IA32_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
-		{ MSR_IA32_PERFCTR0 + 4, XEN_PMU_REG_NONE },
-		{ MSR_IA32_PMC0, XEN_PMU_REG_COUNTER, 0 },
-		{ MSR_IA32_PMC0 + 3, XEN_PMU_REG_COUNTER, 3 },
-		{ MSR_IA32_PMC0 + 4, XEN_PMU_REG_NONE },
-		{ MSR_P6_EVNTSEL0, XEN_PMU_REG_EVNTSEL, 0 },
-		{ MSR_P6_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
-		{ MSR_P6_EVNTSEL0 + 4, XEN_PMU_REG_NONE },
-		{ MSR_CORE_PERF_FIXED_CTR0, XEN_PMU_REG_FIXED, 0 },
-		{ MSR_CORE_PERF_FIXED_CTR0 + 2, XEN_PMU_REG_FIXED, 2 },
-		{ MSR_CORE_PERF_FIXED_CTR0 + 3, XEN_PMU_REG_NONE },
-		{ MSR_CORE_PERF_FIXED_CTR_CTRL, XEN_PMU_REG_FIXED_CTRL },
-		{ MSR_CORE_PERF_GLOBAL_STATUS, XEN_PMU_REG_GLOBAL_STATUS },
-		{ MSR_CORE_PERF_GLOBAL_CTRL, XEN_PMU_REG_GLOBAL_CTRL },
-		{ MSR_CORE_PERF_GLOBAL_OVF_CTRL, XEN_PMU_REG_GLOBAL_OVF_CTRL },
-		{ MSR_IA32_DS_AREA, XEN_PMU_REG_NONE },
-		{ MSR_K7_EVNTSEL0, XEN_PMU_REG_NONE },
-		{ MSR_F15H_PERF_CTR, XEN_PMU_REG_NONE },
-	};
-	struct xen_pmu_cpuid id = INTEL_LEAF_A(3, 4, 3);
-	struct xen_pmu_model m;
-
-	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
-	KUNIT_EXPECT_PTR_EQ(test, m.ops, &xen_pmu_intel_ops);
-	KUNIT_EXPECT_EQ(test, m.version, 3);
-	KUNIT_EXPECT_EQ(test, m.nr_gp, 4);
-	KUNIT_EXPECT_EQ(test, m.nr_fixed, 3);
-	KUNIT_EXPECT_EQ(test, m.fixed_width, 48);
-	xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
-}
-
-/* Perfmon 4 and 5 are shown as 3; banks past what traps reach stay in the page. */
-static void xen_pmu_model_intel_v5(struct kunit *test)
-{
-	static const struct xen_pmu_test_msr t[] = {
-		{ MSR_IA32_PERFCTR0 + 7, XEN_PMU_REG_COUNTER, 7 },
-		{ MSR_P6_EVNTSEL0 + 7, XEN_PMU_REG_EVNTSEL, 7 },
-		{ MSR_CORE_PERF_FIXED_CTR0 + 3, XEN_PMU_REG_FIXED, 3 },
-		{ MSR_IA32_PERFCTR0 + 8, XEN_PMU_REG_NONE },
-	};
-	struct xen_pmu_cpuid id = INTEL_LEAF_A(5, 8, 4);
-	struct xen_pmu_model m;
-
-	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
-	KUNIT_EXPECT_EQ(test, m.version, 3);
-	KUNIT_EXPECT_EQ(test, m.nr_gp, 8);
-	KUNIT_EXPECT_EQ(test, m.nr_fixed, 4);
-	KUNIT_EXPECT_EQ(test, m.nr_gp_trap, 4);
-	KUNIT_EXPECT_EQ(test, m.nr_fixed_trap, 3);
-	xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
-}
-
-/* What Xen 4.17 rejects, the model rejects; absurd counts are clamped. */
-static void xen_pmu_model_intel_limits(struct kunit *test)
-{
-	struct xen_pmu_cpuid id;
-	struct xen_pmu_model m;
-
-	id = INTEL_LEAF_A(1, 4, 0);
-	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
-	id = INTEL_LEAF_A(0, 0, 0);
-	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
-	id = INTEL_LEAF_A(3, 0, 3);
-	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
-	id = INTEL_LEAF_A(3, 4, 3);
-	id.family = 15;
-	KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &id), -ENODEV);
-	id = INTEL_LEAF_A(3, 255, 31);
-	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
-	KUNIT_EXPECT_EQ(test, m.nr_gp, XEN_PMU_MAX_GP);
-	KUNIT_EXPECT_EQ(test, m.nr_fixed, XEN_PMU_MAX_FIXED);
-}
-
-static void xen_pmu_model_amd_k7(struct kunit *test)
-{
-	static const struct xen_pmu_test_msr t[] = {
-		{ MSR_K7_EVNTSEL0, XEN_PMU_REG_EVNTSEL, 0 },
-		{ MSR_K7_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
-		{ MSR_K7_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
-		{ MSR_K7_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
-		{ MSR_K7_PERFCTR0 + 4, XEN_PMU_REG_NONE },
-		{ MSR_F15H_PERF_CTL, XEN_PMU_REG_NONE },
-		{ MSR_F15H_PERF_CTR, XEN_PMU_REG_NONE },
-		{ MSR_IA32_PERFCTR0, XEN_PMU_REG_NONE },
-	};
-	static const u8 families[] = { 0x10, 0x12, 0x14, 0x16 };
-	struct xen_pmu_model m;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(families); i++) {
-		struct xen_pmu_cpuid id = AMD_FAMILY(X86_VENDOR_AMD, families[i]);
-
-		KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
-		KUNIT_EXPECT_EQ(test, m.nr_gp, 4);
-		xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
-	}
-}
-
-static void xen_pmu_model_amd_extended(struct kunit *test)
-{
-	static const struct xen_pmu_test_msr t[] = {
-		{ MSR_F15H_PERF_CTL, XEN_PMU_REG_EVNTSEL, 0 },
-		{ MSR_F15H_PERF_CTR, XEN_PMU_REG_COUNTER, 0 },
-		{ MSR_F15H_PERF_CTL5, XEN_PMU_REG_EVNTSEL, 5 },
-		{ MSR_F15H_PERF_CTR5, XEN_PMU_REG_COUNTER, 5 },
-		{ MSR_F15H_PERF_CTR5 + 1, XEN_PMU_REG_NONE },
-		{ MSR_F15H_PERF_CTR5 + 2, XEN_PMU_REG_NONE },
-		/* The K7 bank mirrors counters 0-3. */
-		{ MSR_K7_EVNTSEL0 + 3, XEN_PMU_REG_EVNTSEL, 3 },
-		{ MSR_K7_PERFCTR0, XEN_PMU_REG_COUNTER, 0 },
-		{ MSR_K7_PERFCTR0 + 3, XEN_PMU_REG_COUNTER, 3 },
-		/* 0xc0010008/9 follow the K7 bank but are not PMU MSRs. */
-		{ MSR_K7_PERFCTR0 + 4, XEN_PMU_REG_NONE },
-		{ MSR_K7_PERFCTR0 + 5, XEN_PMU_REG_NONE },
-	};
-	static const struct xen_pmu_cpuid ids[] = {
-		AMD_FAMILY(X86_VENDOR_AMD, 0x15), AMD_FAMILY(X86_VENDOR_AMD, 0x17),
-		AMD_FAMILY(X86_VENDOR_AMD, 0x19), AMD_FAMILY(X86_VENDOR_HYGON, 0x18),
-	};
-	struct xen_pmu_model m;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &ids[i]), 0);
-		KUNIT_EXPECT_EQ(test, m.nr_gp, 6);
-		xen_pmu_test_classify(test, &m, t, ARRAY_SIZE(t));
-	}
-}
-
-static void xen_pmu_model_unsupported(struct kunit *test)
-{
-	static const struct xen_pmu_cpuid ids[] = {
-		AMD_FAMILY(X86_VENDOR_AMD, 0xf), AMD_FAMILY(X86_VENDOR_AMD, 0x18),
-		AMD_FAMILY(X86_VENDOR_AMD, 0x1b), AMD_FAMILY(X86_VENDOR_HYGON, 0x17),
-		AMD_FAMILY(X86_VENDOR_CENTAUR, 6), AMD_FAMILY(X86_VENDOR_ZHAOXIN, 7),
-	};
+	const struct xen_pmu_test_msr *t = test->param_value;
 	struct xen_pmu_model m;
 	struct xen_pmu_reg r;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		KUNIT_EXPECT_EQ(test, xen_pmu_model_init(&m, &ids[i]), -ENODEV);
-		KUNIT_EXPECT_FALSE(test, xen_pmu_classify(&m, MSR_K7_PERFCTR0, &r));
-	}
+	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &t->id), 0);
+	KUNIT_ASSERT_EQ(test, xen_pmu_classify(&m, t->msr, &r), t->kind != XEN_PMU_REG_NONE);
+	if (t->kind == XEN_PMU_REG_NONE)
+		return;
+	KUNIT_EXPECT_EQ(test, r.kind, t->kind);
+	KUNIT_EXPECT_EQ(test, r.idx, t->idx);
 }
 
 /* XENVER_version and XENVER_extraversion to one comparable release */
@@ -510,12 +500,8 @@ static void xen_pmu_model_since(struct kunit *test)
 static struct kunit_case xen_pmu_model_cases[] = {
 	KUNIT_CASE_PARAM(xen_pmu_model_release, xen_pmu_test_release_gen_params),
 	KUNIT_CASE_PARAM(xen_pmu_model_since, xen_pmu_test_since_gen_params),
-	KUNIT_CASE(xen_pmu_model_intel_v3),
-	KUNIT_CASE(xen_pmu_model_intel_v5),
-	KUNIT_CASE(xen_pmu_model_intel_limits),
-	KUNIT_CASE(xen_pmu_model_amd_k7),
-	KUNIT_CASE(xen_pmu_model_amd_extended),
-	KUNIT_CASE(xen_pmu_model_unsupported),
+	KUNIT_CASE_PARAM(xen_pmu_model_vendor, xen_pmu_test_model_gen_params),
+	KUNIT_CASE_PARAM(xen_pmu_model_classify, xen_pmu_test_msr_gen_params),
 	{}
 };
 
@@ -524,7 +510,13 @@ static struct kunit_suite xen_pmu_model_suite = {
 	.test_cases = xen_pmu_model_cases,
 };
 
-kunit_test_suite(xen_pmu_model_suite);
+/* What perf's x86 core takes from the guest callbacks in a PMI */
+struct xen_pmu_test_seen {
+	unsigned int state;
+	unsigned long ip;
+	bool user;
+	struct perf_sample_virt_id id;
+};
 
 /*
  * A model of Xen 4.17 behind the hypercall, a model of perf's PMI handler
@@ -552,6 +544,7 @@ struct xen_pmu_hv {
 	bool all_mode;			/* no context switching */
 	u64 stamp;			/* the vCPU's runstate entry time */
 	unsigned int lost;		/* trapped writes the flush undid */
+	struct xen_pmu_test_seen seen;	/* by xen_pmu_capture_handler() */
 };
 
 /* Xen's vector for the PMU interrupt, in every LVTPC it writes */
@@ -803,7 +796,7 @@ static int xen_pmu_fake_amd_handler(struct pt_regs *regs)
 	for (i = 0; i < hv->model.nr_gp; i++) {
 		u32 msr = hv->model.sel_base + i * hv->model.stride;
 
-		if (!xen_pmu_cpu_msr_read(c, msr, &sel) || !(sel & BIT_ULL(22)))
+		if (!xen_pmu_cpu_msr_read(c, msr, &sel) || !(sel & ARCH_PERFMON_EVENTSEL_ENABLE))
 			continue;
 		v = xen_pmu_cpu_read_pmc(c, i);
 		xen_pmu_cpu_msr_write(c, hv->model.ctr_base + i * hv->model.stride,
@@ -869,8 +862,8 @@ static void xen_pmu_window_amd(struct kunit *test)
 
 	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_amd_handler);
 	xen_pmu_hv_pmi(hv);
-	sel[0] = BIT_ULL(22) | 0x76;
-	sel[5] = BIT_ULL(22) | 0xc0;
+	sel[0] = ARCH_PERFMON_EVENTSEL_ENABLE | 0x76;
+	sel[5] = ARCH_PERFMON_EVENTSEL_ENABLE | 0xc0;
 	ctr[0] = 10000;
 	ctr[5] = 20000;
 
@@ -925,7 +918,8 @@ static void xen_pmu_flush_recovers(struct kunit *test)
 	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_fake_intel_handler);
 	hv->flush_ret[0] = -EIO;
 	xen_pmu_hv_pmi(hv);
-	pairs[1].control = BIT_ULL(22) | BIT_ULL(21) | BIT_ULL(33) | 0x3c;
+	pairs[1].control = ARCH_PERFMON_EVENTSEL_ENABLE | ARCH_PERFMON_EVENTSEL_ANY |
+			   BIT_ULL(33) | 0x3c;
 	ctxt->pebs_enable = 1;
 	ctxt->fixed_ctrl = 0xfff;
 
@@ -934,7 +928,7 @@ static void xen_pmu_flush_recovers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.flush_errors, 1);
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.flush_recovered, 1);
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.stopped, 0);
-	KUNIT_EXPECT_EQ(test, pairs[1].control, BIT_ULL(22) | 0x3c);
+	KUNIT_EXPECT_EQ(test, pairs[1].control, ARCH_PERFMON_EVENTSEL_ENABLE | 0x3c);
 	KUNIT_EXPECT_EQ(test, ctxt->pebs_enable, 0);
 	KUNIT_EXPECT_EQ(test, ctxt->fixed_ctrl, 0xbbb);
 	KUNIT_EXPECT_EQ(test, hv->page->pmu.pmu_flags & PMU_CACHED, 0);
@@ -950,7 +944,7 @@ static void xen_pmu_flush_stops(struct kunit *test)
 	hv->flush_ret[0] = -EIO;
 	hv->flush_ret[1] = -EIO;
 	xen_pmu_hv_pmi(hv);
-	sel[2] = BIT_ULL(22) | 0x76;
+	sel[2] = ARCH_PERFMON_EVENTSEL_ENABLE | 0x76;
 
 	xen_pmu_cpu_pmi(&hv->cpu);
 	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_flush], 3);
@@ -1301,43 +1295,49 @@ static struct kunit_suite xen_pmu_window_suite = {
 	.test_cases = xen_pmu_window_cases,
 };
 
-kunit_test_suite(xen_pmu_window_suite);
-
 /* Hostile shared-page contents */
+
+/* Bank offsets Xen may write into the page, on the Intel v3 model */
+struct xen_pmu_test_offsets {
+	const char *desc;
+	u32 a, b;
+	int ret;
+};
+
+static const struct xen_pmu_test_offsets xen_pmu_test_offsetss[] = {
+	{ "no context", 0, 0, -ENODATA },
+	{ "what Xen writes", 64, 88, 0 },
+	{ "outside the page", 0xfffffff0, 88, -ERANGE },
+	{ "second outside the page", 64, 0x7fffffff, -ERANGE },
+	{ "inside the fixed part", 8, 88, -ERANGE },
+	{ "misaligned", 65, 88, -ERANGE },
+	{ "overlapping banks", 64, 64, -ERANGE },
+	{ "bank ends past the page", 64, PAGE_SIZE - 96 - 8, -ERANGE },
+	{ "bank ends at the page end", 64, PAGE_SIZE - 96 - 64, 0 },
+};
+
+static void xen_pmu_test_offsets_desc(const struct xen_pmu_test_offsets *t, char *desc)
+{
+	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_offsets, xen_pmu_test_offsetss, xen_pmu_test_offsets_desc);
 
 static void xen_pmu_hostile_offsets(struct kunit *test)
 {
-	static const struct {
-		u32 a, b;
-		int ret;
-	} t[] = {
-		{ 0, 0, -ENODATA },			/* no context */
-		{ 64, 88, 0 },				/* what Xen writes */
-		{ 0xfffffff0, 88, -ERANGE },		/* outside the page */
-		{ 64, 0x7fffffff, -ERANGE },
-		{ 8, 88, -ERANGE },			/* inside the fixed part */
-		{ 65, 88, -ERANGE },			/* misaligned */
-		{ 64, 64, -ERANGE },			/* overlapping banks */
-		{ 64, PAGE_SIZE - 96 - 8, -ERANGE },	/* bank ends past the page */
-		{ 64, PAGE_SIZE - 96 - 64, 0 },		/* bank ends at the page end */
-	};
+	const struct xen_pmu_test_offsets *t = test->param_value;
 	struct xen_pmu_data *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	struct xen_pmu_cpuid id = INTEL_LEAF_A(3, 4, 3);
+	struct xen_pmu_cpuid id = INTEL_V3;
 	struct xen_pmu_model m;
-	struct xen_pmu_cpu c;
-	size_t i;
+	struct xen_pmu_cpu c = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_EQ(test, xen_pmu_model_init(&m, &id), 0);
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		memset(&c, 0, sizeof(c));
-		page->pmu.c.intel.fixed_counters = t[i].a;
-		page->pmu.c.intel.arch_counters = t[i].b;
-		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_attach(&c, &m, page), t[i].ret,
-				    "offsets %#x %#x", t[i].a, t[i].b);
-		if (t[i].ret)
-			KUNIT_EXPECT_NULL(test, c.page);
-	}
+	page->pmu.c.intel.fixed_counters = t->a;
+	page->pmu.c.intel.arch_counters = t->b;
+	KUNIT_EXPECT_EQ(test, xen_pmu_attach(&c, &m, page), t->ret);
+	if (t->ret)
+		KUNIT_EXPECT_NULL(test, c.page);
 }
 
 /* Offsets changed after attach are never used. */
@@ -1373,7 +1373,7 @@ static void xen_pmu_hostile_counts(struct kunit *test)
 }
 
 static struct kunit_case xen_pmu_hostile_cases[] = {
-	KUNIT_CASE(xen_pmu_hostile_offsets),
+	KUNIT_CASE_PARAM(xen_pmu_hostile_offsets, xen_pmu_test_offsets_gen_params),
 	KUNIT_CASE(xen_pmu_hostile_late_offsets),
 	KUNIT_CASE(xen_pmu_hostile_counts),
 	{}
@@ -1383,8 +1383,6 @@ static struct kunit_suite xen_pmu_hostile_suite = {
 	.name = "xen_pmu_hostile",
 	.test_cases = xen_pmu_hostile_cases,
 };
-
-kunit_test_suite(xen_pmu_hostile_suite);
 
 /* XENPMU_init and XENPMU_finish: every answer of Xen's has an outcome. */
 
@@ -1398,77 +1396,68 @@ static struct xen_pmu_hv *xen_pmu_life_start(struct kunit *test)
 	return hv;
 }
 
-static void xen_pmu_life_init_ok(struct kunit *test)
+/* What XENPMU_init (twice at most) and XENPMU_finish answer, and the outcome */
+struct xen_pmu_test_life {
+	const char *desc;
+	int init_ret[2];
+	int banks;
+	int finish_ret;
+	int ret;
+	unsigned int inits, finishes;
+};
+
+static const struct xen_pmu_test_life xen_pmu_test_lives[] = {
+	{ "ok", { 0 }, XEN_PMU_HV_BANKS, 0, 0, 1, 0 },
+	/* Xen still holds an old page: it is released and replaced */
+	{ "eexist", { -EEXIST }, XEN_PMU_HV_BANKS, 0, 0, 2, 1 },
+	{ "eopnotsupp", { -EOPNOTSUPP, -EOPNOTSUPP }, XEN_PMU_HV_BANKS, 0, -EOPNOTSUPP, 1, 0 },
+	{ "enoent", { -ENOENT, -ENOENT }, XEN_PMU_HV_BANKS, 0, -ENOENT, 1, 0 },
+	{ "einval", { -EINVAL, -EINVAL }, XEN_PMU_HV_BANKS, 0, -EINVAL, 1, 0 },
+	{ "enomem", { -ENOMEM, -ENOMEM }, XEN_PMU_HV_BANKS, 0, -ENOMEM, 1, 0 },
+	{ "eperm", { -EPERM, -EPERM }, XEN_PMU_HV_BANKS, 0, -EPERM, 1, 0 },
+	/* accepted, but no context or bad banks: the page is given back */
+	{ "no banks", { 0 }, XEN_PMU_HV_NO_BANKS, 0, -ENODATA, 1, 1 },
+	{ "bad banks", { 0 }, XEN_PMU_HV_BAD_BANKS, 0, -ERANGE, 1, 1 },
+	/* ... and if Xen will not take it back, it must not be freed */
+	{ "bad banks, finish fails", { 0 }, XEN_PMU_HV_BAD_BANKS, -EINVAL, -EBUSY, 1, 1 },
+};
+
+static void xen_pmu_test_life_desc(const struct xen_pmu_test_life *t, char *desc)
+{
+	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_life, xen_pmu_test_lives, xen_pmu_test_life_desc);
+
+static void xen_pmu_life_init(struct kunit *test)
+{
+	const struct xen_pmu_test_life *t = test->param_value;
+	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
+
+	hv->init_ret[0] = t->init_ret[0];
+	hv->init_ret[1] = t->init_ret[1];
+	hv->init_banks = t->banks;
+	hv->finish_ret = t->finish_ret;
+	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), t->ret);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_init], t->inits);
+	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], t->finishes);
+	if (t->ret)
+		KUNIT_EXPECT_NULL(test, hv->cpu.page);
+	else
+		KUNIT_EXPECT_PTR_EQ(test, hv->cpu.page, hv->page);
+}
+
+/* finish gives the page back once */
+static void xen_pmu_life_finish(struct kunit *test)
 {
 	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
 
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), 0);
-	KUNIT_EXPECT_PTR_EQ(test, hv->cpu.page, hv->page);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_init], 1);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 0);
+	KUNIT_ASSERT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), 0);
 	KUNIT_EXPECT_PTR_EQ(test, xen_pmu_cpu_unregister(&hv->cpu, 1), hv->page);
 	KUNIT_EXPECT_NULL(test, hv->cpu.page);
 	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
 	KUNIT_EXPECT_NULL(test, xen_pmu_cpu_unregister(&hv->cpu, 1));
 	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
-}
-
-/* EEXIST: Xen still holds an old page; it is released and replaced. */
-static void xen_pmu_life_init_eexist(struct kunit *test)
-{
-	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
-
-	hv->init_ret[0] = -EEXIST;
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page), 0);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_init], 2);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
-	KUNIT_EXPECT_PTR_EQ(test, hv->cpu.page, hv->page);
-}
-
-static void xen_pmu_life_init_errors(struct kunit *test)
-{
-	static const int errs[] = { -EOPNOTSUPP, -ENOENT, -EINVAL, -ENOMEM, -EPERM };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(errs); i++) {
-		struct xen_pmu_hv *hv = xen_pmu_life_start(test);
-
-		hv->init_ret[0] = errs[i];
-		hv->init_ret[1] = errs[i];
-		KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
-				errs[i]);
-		KUNIT_EXPECT_NULL(test, hv->cpu.page);
-		KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 0);
-	}
-}
-
-/* Xen accepted the page but set up no context, or bad banks: give it back. */
-static void xen_pmu_life_init_no_banks(struct kunit *test)
-{
-	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
-
-	hv->init_banks = XEN_PMU_HV_NO_BANKS;
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
-			-ENODATA);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
-	KUNIT_EXPECT_NULL(test, hv->cpu.page);
-}
-
-static void xen_pmu_life_init_bad_banks(struct kunit *test)
-{
-	struct xen_pmu_hv *hv = xen_pmu_life_start(test);
-
-	hv->init_banks = XEN_PMU_HV_BAD_BANKS;
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
-			-ERANGE);
-	KUNIT_EXPECT_EQ(test, hv->calls[XENPMU_finish], 1);
-	/* If Xen will not take it back, the page must not be freed. */
-	hv = xen_pmu_life_start(test);
-	hv->init_banks = XEN_PMU_HV_BAD_BANKS;
-	hv->finish_ret = -EINVAL;
-	KUNIT_EXPECT_EQ(test, xen_pmu_cpu_register(&hv->cpu, &hv->model, 1, hv->page),
-			-EBUSY);
-	KUNIT_EXPECT_NULL(test, hv->cpu.page);
 }
 
 /* A page Xen refuses to release is not handed back to be freed. */
@@ -1484,11 +1473,8 @@ static void xen_pmu_life_finish_fails(struct kunit *test)
 }
 
 static struct kunit_case xen_pmu_life_cases[] = {
-	KUNIT_CASE(xen_pmu_life_init_ok),
-	KUNIT_CASE(xen_pmu_life_init_eexist),
-	KUNIT_CASE(xen_pmu_life_init_errors),
-	KUNIT_CASE(xen_pmu_life_init_no_banks),
-	KUNIT_CASE(xen_pmu_life_init_bad_banks),
+	KUNIT_CASE_PARAM(xen_pmu_life_init, xen_pmu_test_life_gen_params),
+	KUNIT_CASE(xen_pmu_life_finish),
 	KUNIT_CASE(xen_pmu_life_finish_fails),
 	{}
 };
@@ -1497,8 +1483,6 @@ static struct kunit_suite xen_pmu_life_suite = {
 	.name = "xen_pmu_lifecycle",
 	.test_cases = xen_pmu_life_cases,
 };
-
-kunit_test_suite(xen_pmu_life_suite);
 
 /*
  * Sample attribution: simulated PMIs from Xen, from dom0 on the receiving
@@ -1520,25 +1504,16 @@ struct xen_pmu_test_sample {
 	u16 want_vcpu;
 };
 
-struct xen_pmu_test_seen {
-	unsigned int state;
-	unsigned long ip;
-	bool user;
-	struct perf_sample_virt_id id;
-};
-
-static struct xen_pmu_test_seen xen_pmu_seen;
-
 static int xen_pmu_capture_handler(struct pt_regs *regs)
 {
 	struct xen_pmu_hv *hv = xen_pmu_hv();
 
-	xen_pmu_seen.state = xen_pmu_cpu_guest_state(&hv->cpu);
+	hv->seen.state = xen_pmu_cpu_guest_state(&hv->cpu);
 	/* perf_instruction_pointer(): the provider's IP for guest states. */
-	xen_pmu_seen.ip = xen_pmu_seen.state ? xen_pmu_cpu_guest_ip(&hv->cpu) : regs->ip;
-	xen_pmu_seen.user = user_mode(regs);
+	hv->seen.ip = hv->seen.state ? xen_pmu_cpu_guest_ip(&hv->cpu) : regs->ip;
+	hv->seen.user = user_mode(regs);
 	KUNIT_EXPECT_TRUE(kunit_get_current_test(),
-			  xen_pmu_cpu_virt_id(&hv->cpu, &xen_pmu_seen.id));
+			  xen_pmu_cpu_virt_id(&hv->cpu, &hv->seen.id));
 	return 1;
 }
 
@@ -1551,24 +1526,6 @@ static u16 xen_pmu_test_cpumode(unsigned int state, bool user)
 		return state & PERF_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER :
 						 PERF_RECORD_MISC_GUEST_KERNEL;
 	return user ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
-}
-
-static const char *xen_pmu_test_mode_name(u16 mode)
-{
-	switch (mode) {
-	case PERF_RECORD_MISC_KERNEL:
-		return "kernel";
-	case PERF_RECORD_MISC_USER:
-		return "user";
-	case PERF_RECORD_MISC_HYPERVISOR:
-		return "hypervisor";
-	case PERF_RECORD_MISC_GUEST_KERNEL:
-		return "guest-kernel";
-	case PERF_RECORD_MISC_GUEST_USER:
-		return "guest-user";
-	default:
-		return "?";
-	}
 }
 
 static const struct xen_pmu_test_sample xen_pmu_test_samples[] = {
@@ -1592,47 +1549,43 @@ static const struct xen_pmu_test_sample xen_pmu_test_samples[] = {
 	  PERF_RECORD_MISC_GUEST_KERNEL, 7, 3 },
 };
 
+static void xen_pmu_test_sample_desc(const struct xen_pmu_test_sample *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_sample, xen_pmu_test_samples, xen_pmu_test_sample_desc);
+
 static void xen_pmu_attr_samples(struct kunit *test)
 {
+	const struct xen_pmu_test_sample *t = test->param_value;
 	struct xen_pmu_hv *hv;
-	size_t i;
+	struct xen_pmu_data *d;
 
 	if (!xen_initial_domain())
 		kunit_skip(test, "attribution applies to dom0");
 	hv = xen_pmu_hv_start(test, &xen_pmu_test_amd);
 	kunit_activate_static_stub(test, xen_pmu_handle_irq, xen_pmu_capture_handler);
-	for (i = 0; i < ARRAY_SIZE(xen_pmu_test_samples); i++) {
-		const struct xen_pmu_test_sample *t = &xen_pmu_test_samples[i];
-		struct xen_pmu_data *d = hv->page;
-		u16 mode;
+	d = hv->page;
+	xen_pmu_hv_pmi(hv);
+	d->domain_id = t->domid;
+	d->pmu.pmu_flags = t->flags | PMU_CACHED;
+	d->pmu.r.regs.cpl = t->cpl;
+	d->pmu.r.regs.cs = 0xe033;
+	d->pmu.r.regs.ip = t->ip;
+	d->pcpu_id = t->pcpu;
+	d->vcpu_id = t->vcpu;
+	KUNIT_ASSERT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_HANDLED);
 
-		memset(&xen_pmu_seen, 0, sizeof(xen_pmu_seen));
-		xen_pmu_hv_pmi(hv);
-		d->domain_id = t->domid;
-		d->pmu.pmu_flags = t->flags | PMU_CACHED;
-		d->pmu.r.regs.cpl = t->cpl;
-		d->pmu.r.regs.cs = 0xe033;
-		d->pmu.r.regs.ip = t->ip;
-		d->pcpu_id = t->pcpu;
-		d->vcpu_id = t->vcpu;
-		KUNIT_ASSERT_EQ(test, xen_pmu_cpu_pmi(&hv->cpu), IRQ_HANDLED);
-
-		mode = xen_pmu_test_cpumode(xen_pmu_seen.state, xen_pmu_seen.user);
-		kunit_info(test, "xen_pmu_sample: %-16s cpumode %-12s ip %#llx virt_id pcpu=%u domid=%#x vcpu=%u callchain=%s\n",
-			   t->name, xen_pmu_test_mode_name(mode),
-			   (unsigned long long)xen_pmu_seen.ip, xen_pmu_seen.id.pcpu,
-			   xen_pmu_seen.id.domid, xen_pmu_seen.id.vcpu,
-			   xen_pmu_seen.state ? "no" : "yes");
-		KUNIT_EXPECT_EQ_MSG(test, mode, t->cpumode, "%s", t->name);
-		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.ip, t->ip, "%s", t->name);
-		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.id.pcpu, t->pcpu, "%s", t->name);
-		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.id.domid, t->want_domid, "%s", t->name);
-		KUNIT_EXPECT_EQ_MSG(test, xen_pmu_seen.id.vcpu, t->want_vcpu, "%s", t->name);
-		/* x86 takes no callchain for a guest state: only dom0's have one. */
-		KUNIT_EXPECT_EQ_MSG(test, !xen_pmu_seen.state,
-				    t->cpumode == PERF_RECORD_MISC_KERNEL ||
-				    t->cpumode == PERF_RECORD_MISC_USER, "%s", t->name);
-	}
+	KUNIT_EXPECT_EQ(test, xen_pmu_test_cpumode(hv->seen.state, hv->seen.user), t->cpumode);
+	KUNIT_EXPECT_EQ(test, hv->seen.ip, t->ip);
+	KUNIT_EXPECT_EQ(test, hv->seen.id.pcpu, t->pcpu);
+	KUNIT_EXPECT_EQ(test, hv->seen.id.domid, t->want_domid);
+	KUNIT_EXPECT_EQ(test, hv->seen.id.vcpu, t->want_vcpu);
+	/* x86 takes no callchain for a guest state: only dom0's have one. */
+	KUNIT_EXPECT_EQ(test, !hv->seen.state,
+			t->cpumode == PERF_RECORD_MISC_KERNEL ||
+			t->cpumode == PERF_RECORD_MISC_USER);
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, 0);
 }
 
@@ -1668,12 +1621,12 @@ static void xen_pmu_attr_bad_vcpu(struct kunit *test)
 	hv->page->domain_id = 5;
 	hv->page->vcpu_id = 0x12345;
 	xen_pmu_cpu_pmi(&hv->cpu);
-	KUNIT_EXPECT_EQ(test, xen_pmu_seen.id.vcpu, U16_MAX);
+	KUNIT_EXPECT_EQ(test, hv->seen.id.vcpu, U16_MAX);
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, 1);
 }
 
 static struct kunit_case xen_pmu_attr_cases[] = {
-	KUNIT_CASE(xen_pmu_attr_samples),
+	KUNIT_CASE_PARAM(xen_pmu_attr_samples, xen_pmu_test_sample_gen_params),
 	KUNIT_CASE(xen_pmu_attr_outside),
 	KUNIT_CASE(xen_pmu_attr_bad_vcpu),
 	{}
@@ -1683,8 +1636,6 @@ static struct kunit_suite xen_pmu_attr_suite = {
 	.name = "xen_pmu_attribution",
 	.test_cases = xen_pmu_attr_cases,
 };
-
-kunit_test_suite(xen_pmu_attr_suite);
 
 /* Ids Xen cannot report are counted and reported as unknown. */
 static void xen_pmu_hostile_ids(struct kunit *test)
@@ -1703,8 +1654,8 @@ static void xen_pmu_hostile_ids(struct kunit *test)
 		hv->page->domain_id = bad[i];
 		hv->page->pmu.pmu_flags |= PMU_SAMPLE_USER;
 		xen_pmu_cpu_pmi(&hv->cpu);
-		KUNIT_EXPECT_EQ(test, xen_pmu_seen.id.domid, U16_MAX);
-		KUNIT_EXPECT_EQ(test, xen_pmu_seen.state, 0);
+		KUNIT_EXPECT_EQ(test, hv->seen.id.domid, U16_MAX);
+		KUNIT_EXPECT_EQ(test, hv->seen.state, 0);
 		seen++;
 	}
 	KUNIT_EXPECT_EQ(test, hv->cpu.stats.bad_samples, seen);
@@ -1732,46 +1683,100 @@ static struct kunit_suite xen_pmu_hostile_ids_suite = {
 	.test_cases = xen_pmu_hostile_ids_cases,
 };
 
-kunit_test_suite(xen_pmu_hostile_ids_suite);
-
 /*
  * Hypercalls and traps per PMI and per perf context-switch operation, with
  * the event-select shadow and without it (the shadow forgotten before
- * every operation), as perf's x86 core issues the accesses.  make bench
- * prints the "xen_pmu_bench:" lines; the PMI targets are asserted.
+ * every access), as perf's x86 core issues the accesses: one row each,
+ * with what it costs.  make bench prints the rows.
  */
-#define XEN_PMU_BENCH_EVENTS	4
+#define XEN_PMU_COST_EVENTS	4
+/* An event select as perf writes it: cycles, enabled */
+#define XEN_PMU_COST_SEL	(ARCH_PERFMON_EVENTSEL_ENABLE | 0x76)
 
-struct xen_pmu_bench_count {
-	u64 hypercalls;
-	u64 traps;
+enum xen_pmu_cost_op {
+	XEN_PMU_COST_PMI,
+	XEN_PMU_COST_DISABLE_ALL,
+	XEN_PMU_COST_ENABLE_ALL,
+	XEN_PMU_COST_ADD,
+	XEN_PMU_COST_DEL,
 };
 
-static struct xen_pmu_bench_count xen_pmu_bench_now(struct xen_pmu_hv *hv)
+static const char * const xen_pmu_cost_op_names[] = {
+	"pmi", "disable_all", "enable_all", "add_event", "del_event",
+};
+
+struct xen_pmu_test_cost {
+	bool intel;
+	enum xen_pmu_cost_op op;
+	bool no_shadow;
+	unsigned int hypercalls;
+	unsigned int traps;
+};
+
+static const struct xen_pmu_test_cost xen_pmu_test_costs[] = {
+	/* the target: one hypercall and no trap per PMI */
+	{ false, XEN_PMU_COST_PMI, false, 1, 0 },
+	{ false, XEN_PMU_COST_PMI, true, 1, 0 },
+	/* on AMD the shadow saves the read of each enabled select */
+	{ false, XEN_PMU_COST_DISABLE_ALL, false, 0, XEN_PMU_COST_EVENTS },
+	{ false, XEN_PMU_COST_DISABLE_ALL, true, 0, 2 * XEN_PMU_COST_EVENTS },
+	{ false, XEN_PMU_COST_ENABLE_ALL, false, 0, XEN_PMU_COST_EVENTS },
+	{ false, XEN_PMU_COST_ADD, false, 0, 2 },
+	{ false, XEN_PMU_COST_DEL, false, 0, 2 },
+	{ true, XEN_PMU_COST_PMI, false, 1, 0 },
+	{ true, XEN_PMU_COST_PMI, true, 1, 0 },
+	{ true, XEN_PMU_COST_DISABLE_ALL, false, 0, 1 },
+	{ true, XEN_PMU_COST_DISABLE_ALL, true, 0, 1 },
+	{ true, XEN_PMU_COST_ENABLE_ALL, false, 0, 1 },
+	{ true, XEN_PMU_COST_ADD, false, 0, 2 },
+	{ true, XEN_PMU_COST_DEL, false, 0, 2 },
+};
+
+static void xen_pmu_test_cost_desc(const struct xen_pmu_test_cost *t, char *desc)
 {
-	struct xen_pmu_bench_count n = {
-		.traps = hv->cpu.stats.msr_trapped + hv->cpu.stats.rdpmc_trapped,
-	};
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s%s: %u hypercalls, %u traps",
+		 t->intel ? "intel" : "amd", xen_pmu_cost_op_names[t->op],
+		 t->no_shadow ? " without shadow" : "", t->hypercalls, t->traps);
+}
+
+KUNIT_ARRAY_PARAM(xen_pmu_test_cost, xen_pmu_test_costs, xen_pmu_test_cost_desc);
+
+static u64 xen_pmu_cost_hypercalls(struct xen_pmu_hv *hv)
+{
+	u64 n = 0;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(hv->calls); i++)
-		n.hypercalls += hv->calls[i];
+		n += hv->calls[i];
 	return n;
 }
 
-static u32 xen_pmu_bench_sel(struct xen_pmu_hv *hv, unsigned int i)
+static u64 xen_pmu_cost_traps(struct xen_pmu_hv *hv)
+{
+	return hv->cpu.stats.msr_trapped + hv->cpu.stats.rdpmc_trapped;
+}
+
+static u32 xen_pmu_cost_sel(struct xen_pmu_hv *hv, unsigned int i)
 {
 	return hv->model.sel_base + i * hv->model.stride;
 }
 
-static u32 xen_pmu_bench_ctr(struct xen_pmu_hv *hv, unsigned int i)
+/* perf's enable_all: Intel sets GLOBAL_CTRL, AMD each enable bit */
+static void xen_pmu_cost_enable_all(struct xen_pmu_hv *hv)
 {
-	return hv->model.ops == &xen_pmu_intel_ops ? MSR_IA32_PMC0 + i :
-	       hv->model.ctr_base + i * hv->model.stride;
+	unsigned int i;
+
+	if (hv->model.ops == &xen_pmu_intel_ops) {
+		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL,
+				      GENMASK_ULL(XEN_PMU_COST_EVENTS - 1, 0));
+		return;
+	}
+	for (i = 0; i < XEN_PMU_COST_EVENTS; i++)
+		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_cost_sel(hv, i), XEN_PMU_COST_SEL);
 }
 
-/* perf's disable_all: Intel clears GLOBAL_CTRL, AMD clears each enable bit. */
-static void xen_pmu_bench_disable_all(struct xen_pmu_hv *hv, bool shadow)
+/* perf's disable_all: Intel clears GLOBAL_CTRL, AMD reads and clears each enable bit */
+static void xen_pmu_cost_disable_all(struct xen_pmu_hv *hv, bool no_shadow)
 {
 	unsigned int i;
 	u64 v;
@@ -1780,122 +1785,77 @@ static void xen_pmu_bench_disable_all(struct xen_pmu_hv *hv, bool shadow)
 		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL, 0);
 		return;
 	}
-	for (i = 0; i < XEN_PMU_BENCH_EVENTS; i++) {
-		if (!shadow)
+	for (i = 0; i < XEN_PMU_COST_EVENTS; i++) {
+		if (no_shadow)
 			hv->cpu.shadow_valid = 0;
-		if (!xen_pmu_cpu_msr_read(&hv->cpu, xen_pmu_bench_sel(hv, i), &v))
-			v = BIT_ULL(22) | 0x76;	/* what the trap would return */
-		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, i), v & ~BIT_ULL(22));
+		if (!xen_pmu_cpu_msr_read(&hv->cpu, xen_pmu_cost_sel(hv, i), &v))
+			v = XEN_PMU_COST_SEL;	/* what the trap would return */
+		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_cost_sel(hv, i),
+				      v & ~ARCH_PERFMON_EVENTSEL_ENABLE);
 	}
 }
 
-static void xen_pmu_bench_enable_all(struct xen_pmu_hv *hv)
+static void xen_pmu_cost(struct kunit *test)
 {
-	unsigned int i;
+	const struct xen_pmu_test_cost *t = test->param_value;
+	struct xen_pmu_hv *hv;
+	u64 calls, traps;
+	u32 ctr0;
 
-	if (hv->model.ops == &xen_pmu_intel_ops) {
-		xen_pmu_cpu_msr_write(&hv->cpu, MSR_CORE_PERF_GLOBAL_CTRL, 0xf);
-		return;
-	}
-	for (i = 0; i < XEN_PMU_BENCH_EVENTS; i++)
-		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, i), BIT_ULL(22) | 0x76);
-}
-
-/* perf's add (set the period, enable) and del (disable, read the count). */
-static void xen_pmu_bench_add(struct xen_pmu_hv *hv)
-{
-	xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_ctr(hv, 0), -100000ULL);
-	xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, 0), BIT_ULL(22) | 0x76);
-}
-
-static void xen_pmu_bench_del(struct xen_pmu_hv *hv)
-{
-	xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_bench_sel(hv, 0), 0x76);
-	xen_pmu_cpu_read_pmc(&hv->cpu, 0);
-}
-
-static void xen_pmu_bench_pmi(struct xen_pmu_hv *hv)
-{
-	xen_pmu_hv_pmi(hv);
-	hv->page->pmu.c.intel.global_status = BIT_ULL(0);
-	xen_pmu_cpu_pmi(&hv->cpu);
-}
-
-static void xen_pmu_bench_run(struct kunit *test, const struct xen_pmu_cpuid *id,
-			      const char *name)
-{
-	static const char * const ops[] = {
-		"pmi", "disable_all", "enable_all", "add_event", "del_event",
-	};
-	struct xen_pmu_bench_count r[ARRAY_SIZE(ops)][2];
-	struct xen_pmu_hv *hv = xen_pmu_hv_start(test, id);
-	struct xen_pmu_bench_count a, b;
-	unsigned int op, sh;
-
+	hv = xen_pmu_hv_start(test, t->intel ? &xen_pmu_test_intel : &xen_pmu_test_amd);
 	xen_pmu_hv_use_fake_handler(test, hv);
-	for (op = 0; op < ARRAY_SIZE(ops); op++) {
-		for (sh = 0; sh < 2; sh++) {
-			/* Every operation starts with the events enabled. */
-			xen_pmu_bench_enable_all(hv);
-			a = xen_pmu_bench_now(hv);
-			switch (op) {
-			case 0:
-				xen_pmu_bench_pmi(hv);
-				break;
-			case 1:
-				xen_pmu_bench_disable_all(hv, sh);
-				break;
-			case 2:
-				xen_pmu_bench_enable_all(hv);
-				break;
-			case 3:
-				xen_pmu_bench_add(hv);
-				break;
-			case 4:
-				xen_pmu_bench_del(hv);
-				break;
-			}
-			b = xen_pmu_bench_now(hv);
-			r[op][sh].hypercalls = b.hypercalls - a.hypercalls;
-			r[op][sh].traps = b.traps - a.traps;
-		}
-		kunit_info(test, "xen_pmu_bench: %-6s %-12s hypercalls %llu traps %llu (without shadow: traps %llu)\n",
-			   name, ops[op], r[op][1].hypercalls, r[op][1].traps,
-			   r[op][0].traps);
+	ctr0 = t->intel ? MSR_IA32_PMC0 : hv->model.ctr_base;
+	/* Every operation starts with the events enabled. */
+	xen_pmu_cost_enable_all(hv);
+	calls = xen_pmu_cost_hypercalls(hv);
+	traps = xen_pmu_cost_traps(hv);
+	switch (t->op) {
+	case XEN_PMU_COST_PMI:
+		if (t->no_shadow)
+			hv->cpu.shadow_valid = 0;
+		xen_pmu_hv_pmi(hv);
+		hv->page->pmu.c.intel.global_status = BIT_ULL(0);
+		xen_pmu_cpu_pmi(&hv->cpu);
+		break;
+	case XEN_PMU_COST_DISABLE_ALL:
+		xen_pmu_cost_disable_all(hv, t->no_shadow);
+		break;
+	case XEN_PMU_COST_ENABLE_ALL:
+		xen_pmu_cost_enable_all(hv);
+		break;
+	case XEN_PMU_COST_ADD:
+		/* the period, then the enable bit */
+		xen_pmu_cpu_msr_write(&hv->cpu, ctr0, -100000ULL);
+		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_cost_sel(hv, 0), XEN_PMU_COST_SEL);
+		break;
+	case XEN_PMU_COST_DEL:
+		/* disabled, then its count read */
+		xen_pmu_cpu_msr_write(&hv->cpu, xen_pmu_cost_sel(hv, 0),
+				      XEN_PMU_COST_SEL & ~ARCH_PERFMON_EVENTSEL_ENABLE);
+		xen_pmu_cpu_read_pmc(&hv->cpu, 0);
+		break;
 	}
-	/* Target: exactly one hypercall and no trap per PMI. */
-	KUNIT_EXPECT_EQ(test, r[0][1].hypercalls, 1);
-	KUNIT_EXPECT_EQ(test, r[0][1].traps, 0);
-	KUNIT_EXPECT_EQ(test, r[0][0].hypercalls, 1);
-	KUNIT_EXPECT_EQ(test, r[0][0].traps, 0);
-	/* The shadow never costs a trap and saves one per event on AMD. */
-	KUNIT_EXPECT_LE(test, r[1][1].traps, r[1][0].traps);
-	if (hv->model.ops == &xen_pmu_amd_ops)
-		KUNIT_EXPECT_EQ(test, r[1][0].traps - r[1][1].traps, XEN_PMU_BENCH_EVENTS);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cost_hypercalls(hv) - calls, t->hypercalls);
+	KUNIT_EXPECT_EQ(test, xen_pmu_cost_traps(hv) - traps, t->traps);
 }
 
-static void xen_pmu_bench_intel(struct kunit *test)
-{
-	xen_pmu_bench_run(test, &xen_pmu_test_intel, "intel");
-}
-
-static void xen_pmu_bench_amd(struct kunit *test)
-{
-	xen_pmu_bench_run(test, &xen_pmu_test_amd, "amd");
-}
-
-static struct kunit_case xen_pmu_bench_cases[] = {
-	KUNIT_CASE(xen_pmu_bench_intel),
-	KUNIT_CASE(xen_pmu_bench_amd),
+static struct kunit_case xen_pmu_cost_cases[] = {
+	KUNIT_CASE_PARAM(xen_pmu_cost, xen_pmu_test_cost_gen_params),
 	{}
 };
 
-static struct kunit_suite xen_pmu_bench_suite = {
-	.name = "xen_pmu_bench",
-	.test_cases = xen_pmu_bench_cases,
+static struct kunit_suite xen_pmu_cost_suite = {
+	.name = "xen_pmu_cost",
+	.test_cases = xen_pmu_cost_cases,
 };
 
-kunit_test_suite(xen_pmu_bench_suite);
+kunit_test_suites(&xen_pmu_abi_suite, &xen_pmu_model_suite,
+		  &xen_pmu_window_suite,
+		  &xen_pmu_hostile_suite,
+		  &xen_pmu_life_suite,
+		  &xen_pmu_attr_suite,
+		  &xen_pmu_hostile_ids_suite,
+		  &xen_pmu_cost_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the Xen PV PMU driver");
 MODULE_LICENSE("GPL");
