@@ -222,7 +222,7 @@ static int reader__sample(const struct perf_tool *tool, union perf_event *event 
 			  struct machine *machine __maybe_unused)
 {
 	struct reader *r = container_of(tool, struct reader, tool);
-	struct xen_virt_id id = xen_virt_id__unpack(sample->virt_id);
+	struct perf_sample_virt_id id = perf_sample__virt_id(sample->virt_id);
 	char name[XEN_VIRT_ID_NAME_MAX + 16], *blank;
 
 	if (!strcmp(r->name, "unknown"))

@@ -26,6 +26,7 @@
 #include "sample.h"
 #include "session.h"
 #include "sort.h"
+#include "symbol_conf.h"
 #include "synthetic-events.h"
 #include "tests.h"
 #include "tool.h"
@@ -118,9 +119,14 @@ static int test__xen_virt_id_guest_names(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("label of d8", !strcmp(bf, "d8"));
 	xen_virt_id__domain_label(0, bf, sizeof(bf));
 	TEST_ASSERT_VAL("label of dom0", !strcmp(bf, "dom0"));
-	TEST_ASSERT_VAL("width of d7", xen_virt_id__domain_width(he.virt_id) == 8);
-	sort_xen_domain.se_snprintf(&he, bf, sizeof(bf), 10);
+	TEST_ASSERT_VAL("width of d7", xen_virt_id__domain_width(7) == 8);
+	sort_virt_domain.se_snprintf(&he, bf, sizeof(bf), 10);
 	TEST_ASSERT_VAL("domain column of d7", !strcmp(bf, "d7 web01  "));
+	/* report -t ' ': the separator inside a label is escaped */
+	symbol_conf.field_sep = " ";
+	sort_virt_domain.se_snprintf(&he, bf, sizeof(bf), 10);
+	symbol_conf.field_sep = NULL;
+	TEST_ASSERT_VAL("domain column of d7, -t ' '", !strcmp(bf, "d7.web01.."));
 
 	fp = open_memstream(&out, &out_size);
 	TEST_ASSERT_VAL("open_memstream", fp);
@@ -146,7 +152,7 @@ static int test__xen_virt_id_swap(struct test_suite *test __maybe_unused,
 	};
 	struct perf_sample in = { .virt_id = 0 }, out;
 	union perf_event *event;
-	struct xen_virt_id id;
+	struct perf_sample_virt_id id;
 	unsigned char raw[8] = {
 		0x00, 0x00, 0x00, 0x07,	/* pcpu 7, big-endian */
 		0x00, 0x05,		/* domid 5 */
@@ -169,7 +175,7 @@ static int test__xen_virt_id_swap(struct test_suite *test __maybe_unused,
 	err = evsel__parse_sample(&evsel, event, &out);
 	free(event);
 	TEST_ASSERT_VAL("parse", !err);
-	id = xen_virt_id__unpack(out.virt_id);
+	id = perf_sample__virt_id(out.virt_id);
 	TEST_ASSERT_EQUAL("pcpu", (int)id.pcpu, 7);
 	TEST_ASSERT_EQUAL("domid", id.domid, 5);
 	TEST_ASSERT_EQUAL("vcpu", id.vcpu, 3);
@@ -196,25 +202,25 @@ static int test__xen_virt_id_sort(struct test_suite *test __maybe_unused,
 	memset(&b, 0, sizeof(b));
 	a.virt_id = VIRT_ID(1, 0x7ff2, 0);
 	b.virt_id = VIRT_ID(1, 0x7ff2, 0);
-	TEST_ASSERT_VAL("same domain", sort_xen_domain.se_cmp(&a, &b) == 0);
+	TEST_ASSERT_VAL("same domain", sort_virt_domain.se_cmp(&a, &b) == 0);
 	b.virt_id = VIRT_ID(2, 3, 1);
-	TEST_ASSERT_VAL("other domain", sort_xen_domain.se_cmp(&a, &b) != 0);
-	TEST_ASSERT_VAL("other pcpu", sort_xen_pcpu.se_cmp(&a, &b) != 0);
-	TEST_ASSERT_VAL("other vcpu", sort_xen_vcpu.se_cmp(&a, &b) != 0);
-	TEST_ASSERT_VAL("order", (sort_xen_domain.se_cmp(&a, &b) > 0) ==
-				 (sort_xen_domain.se_cmp(&b, &a) < 0));
+	TEST_ASSERT_VAL("other domain", sort_virt_domain.se_cmp(&a, &b) != 0);
+	TEST_ASSERT_VAL("other pcpu", sort_virt_pcpu.se_cmp(&a, &b) != 0);
+	TEST_ASSERT_VAL("other vcpu", sort_virt_vcpu.se_cmp(&a, &b) != 0);
+	TEST_ASSERT_VAL("order", (sort_virt_domain.se_cmp(&a, &b) > 0) ==
+				 (sort_virt_domain.se_cmp(&b, &a) < 0));
 
-	snprintf_entry(&sort_xen_domain, VIRT_ID(1, 0x7ff2, 0), bf, sizeof(bf));
+	snprintf_entry(&sort_virt_domain, VIRT_ID(1, 0x7ff2, 0), bf, sizeof(bf));
 	TEST_ASSERT_VAL("xen", !strcmp(bf, "xen  "));
-	snprintf_entry(&sort_xen_domain, VIRT_ID(1, 12, 0), bf, sizeof(bf));
+	snprintf_entry(&sort_virt_domain, VIRT_ID(1, 12, 0), bf, sizeof(bf));
 	TEST_ASSERT_VAL("d12", !strcmp(bf, "d12  "));
-	snprintf_entry(&sort_xen_domain, ~0ULL, bf, sizeof(bf));
+	snprintf_entry(&sort_virt_domain, ~0ULL, bf, sizeof(bf));
 	TEST_ASSERT_VAL("no field", !strcmp(bf, "-    "));
-	snprintf_entry(&sort_xen_pcpu, VIRT_ID(~0U, 0, 1), bf, sizeof(bf));
+	snprintf_entry(&sort_virt_pcpu, VIRT_ID(~0U, 0, 1), bf, sizeof(bf));
 	TEST_ASSERT_VAL("pcpu unknown", !strcmp(bf, "    -"));
-	snprintf_entry(&sort_xen_pcpu, VIRT_ID(42, 0, 1), bf, sizeof(bf));
+	snprintf_entry(&sort_virt_pcpu, VIRT_ID(42, 0, 1), bf, sizeof(bf));
 	TEST_ASSERT_VAL("pcpu", !strcmp(bf, "   42"));
-	snprintf_entry(&sort_xen_vcpu, VIRT_ID(42, 0, 7), bf, sizeof(bf));
+	snprintf_entry(&sort_virt_vcpu, VIRT_ID(42, 0, 7), bf, sizeof(bf));
 	TEST_ASSERT_VAL("vcpu", !strcmp(bf, "    7"));
 	return TEST_OK;
 }

@@ -145,7 +145,7 @@ struct machine *xen_machines__find_for_sample(struct machines *machines,
 					      const union perf_event *event,
 					      const struct perf_sample *sample)
 {
-	struct xen_virt_id id;
+	struct perf_sample_virt_id id;
 	struct machine *machine;
 	struct thread *thread;
 	char name[16];
@@ -153,7 +153,7 @@ struct machine *xen_machines__find_for_sample(struct machines *machines,
 	if (event->header.type != PERF_RECORD_SAMPLE || sample->virt_id == ~0ULL)
 		return NULL;
 
-	id = xen_virt_id__unpack(sample->virt_id);
+	id = perf_sample__virt_id(sample->virt_id);
 	if (!(sample->cpumode == PERF_RECORD_MISC_HYPERVISOR &&
 	      id.domid == XEN_VIRT_ID_DOMID_XEN) &&
 	    !xen_sample__is_guest(sample->cpumode, id.domid))

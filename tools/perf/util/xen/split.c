@@ -204,7 +204,7 @@ static int split__broadcast(struct split *split, const union perf_event *event, 
 
 static unsigned int sample__slot(const struct perf_sample *sample)
 {
-	struct xen_virt_id id = xen_virt_id__unpack(sample->virt_id);
+	struct perf_sample_virt_id id = perf_sample__virt_id(sample->virt_id);
 
 	if (id.domid == XEN_VIRT_ID_DOMID_XEN)
 		return SLOT_XEN;

@@ -5,8 +5,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-
-struct sort_entry;
+#include <stdio.h>
 
 /* First domain id Xen reserves for itself (DOMID_FIRST_RESERVED). */
 #define XEN_DOMID_FIRST_RESERVED	0x7ff0
@@ -14,16 +13,6 @@ struct sort_entry;
 /* Xen's id for the hypervisor itself in PERF_SAMPLE_VIRT_ID's domid. */
 #define XEN_VIRT_ID_DOMID_XEN	0x7ff2
 
-/* The fields of a sample's PERF_SAMPLE_VIRT_ID; all ones when unknown. */
-struct xen_virt_id {
-	u32 pcpu;
-	u16 domid;
-	u16 vcpu;
-};
-
-#include <stdio.h>
-
-struct xen_virt_id xen_virt_id__unpack(u64 virt_id);
 int xen_virt_id__domain_name(u16 domid, char *bf, size_t size);
 
 /* Longest domain name kept, as Xen's store gives it, without the NUL. */
@@ -37,13 +26,9 @@ int xen_virt_id__find_domain(const char *name);
 int xen_virt_id__next_domain(unsigned int *pos, u16 *domid);
 void xen_virt_id__forget_domain_names(void);
 int xen_virt_id__domain_label(u16 domid, char *bf, size_t size);
-unsigned int xen_virt_id__domain_width(u64 virt_id);
+unsigned int xen_virt_id__domain_width(u16 domid);
 int xen_virt_id__read_names(FILE *fp, const char *what);
 int xen_virt_id__write_names(FILE *fp);
 int xen_virt_id__fprintf(u64 virt_id, FILE *fp, bool domid, bool pcpu, bool vcpu);
-
-extern struct sort_entry sort_xen_domain;
-extern struct sort_entry sort_xen_pcpu;
-extern struct sort_entry sort_xen_vcpu;
 
 #endif /* __PERF_XEN_VIRT_ID_H */
