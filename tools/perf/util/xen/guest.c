@@ -251,23 +251,10 @@ static int xen_guest__create_files_map(struct machine *machine, u16 domid,
 	err = xen_guest__set_mmap_name(machine, domid);
 	if (err)
 		return err;
-	dso = machine__findnew_kernel(machine, machine->mmap_name, "[guest.kernel]",
-				      DSO_SPACE__KERNEL_GUEST);
+	dso = xen_machine__whole_kernel_map(machine, "[guest.kernel]");
 	if (!dso)
 		return -ENOMEM;
-
-	err = -ENOMEM;
-	map = map__new2(0, dso);
-	if (!map)
-		goto out_put_dso;
-	map__set_end(map, ~0ULL);
-	map__set_mapping_type(map, MAPPING_TYPE__IDENTITY);
-	err = maps__insert(machine__kernel_maps(machine), map);
-	if (err) {
-		map__put(map);
-		goto out_put_dso;
-	}
-	machine->vmlinux_map = map;
+	map = machine->vmlinux_map;
 
 	if (syms->vmlinux) {
 		err = dso__load_vmlinux(dso, map, syms->vmlinux, false) > 0 ? 0 : -ENOENT;

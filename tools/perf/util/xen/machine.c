@@ -57,38 +57,56 @@ static void xen_machine__load_symbols(struct machine *machine, struct dso *dso,
 	dso__set_loaded(dso);
 }
 
-static int xen_machine__create_kernel_map(struct machine *machine)
+/**
+ * xen_machine__whole_kernel_map - one kernel map over the whole address space
+ * @machine: a Xen domain's machine, with its mmap_name set
+ * @short_name: the kernel dso's short name
+ *
+ * Xen's text, and a guest kernel whose symbols come from one file, is one
+ * identity map: its addresses are the symbols' own.
+ *
+ * Return: the kernel dso, with a reference for the caller, or NULL without
+ * memory.  The map is machine->vmlinux_map.
+ */
+struct dso *xen_machine__whole_kernel_map(struct machine *machine, const char *short_name)
 {
 	struct dso *dso;
 	struct map *map;
-	int err;
 
-	free(machine->mmap_name);
-	machine->mmap_name = strdup(XEN_KALLSYMS_NAME);
-	if (!machine->mmap_name)
-		return -ENOMEM;
-
-	dso = machine__findnew_kernel(machine, XEN_KALLSYMS_NAME, "[xen]",
+	dso = machine__findnew_kernel(machine, machine->mmap_name, short_name,
 				      DSO_SPACE__KERNEL_GUEST);
 	if (!dso)
-		return -ENOMEM;
-
-	err = -ENOMEM;
+		return NULL;
 	map = map__new2(0, dso);
 	if (!map)
 		goto out_put_dso;
 	map__set_end(map, ~0ULL);
 	map__set_mapping_type(map, MAPPING_TYPE__IDENTITY);
-	err = maps__insert(machine__kernel_maps(machine), map);
-	if (err) {
+	if (maps__insert(machine__kernel_maps(machine), map)) {
 		map__put(map);
 		goto out_put_dso;
 	}
 	machine->vmlinux_map = map;
-	xen_machine__load_symbols(machine, dso, map);
+	return dso;
 out_put_dso:
 	dso__put(dso);
-	return err;
+	return NULL;
+}
+
+static int xen_machine__create_kernel_map(struct machine *machine)
+{
+	struct dso *dso;
+
+	free(machine->mmap_name);
+	machine->mmap_name = strdup(XEN_KALLSYMS_NAME);
+	if (!machine->mmap_name)
+		return -ENOMEM;
+	dso = xen_machine__whole_kernel_map(machine, "[xen]");
+	if (!dso)
+		return -ENOMEM;
+	xen_machine__load_symbols(machine, dso, machine->vmlinux_map);
+	dso__put(dso);
+	return 0;
 }
 
 /**

@@ -37,7 +37,10 @@ struct xen_symbol_conf {
 
 extern struct xen_symbol_conf xen_symbol_conf;
 
+struct dso;
+
 bool xen_machine__is_domain(const struct machine *machine);
+struct dso *xen_machine__whole_kernel_map(struct machine *machine, const char *short_name);
 struct machine *xen_machines__findnew_domain(struct machines *machines, u16 domid);
 struct machine *xen_machines__find_for_sample(struct machines *machines,
 					      const union perf_event *event,
