@@ -24,7 +24,7 @@ set -euo pipefail
 top=${XENPMU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/lib.sh"
 
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tarball=${LINUX_TARBALL:-$linux_tarball}
 tree=$top/build/linux
 gitt() { git -C "$tree" "$@"; }
 

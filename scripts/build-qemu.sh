@@ -15,8 +15,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 . "$top/scripts/apt.sh"
 
-# The source package we build on; fail clearly if the archive dropped it.
-version=1:7.2+dfsg-7+deb12u18
+# The source package we build on (releases.sh); fail clearly if the
+# archive dropped it.
+version=$qemu_version
 upver=${version#*:}; upver=${upver%-*}      # 7.2+dfsg
 
 apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}

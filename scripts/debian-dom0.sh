@@ -140,17 +140,15 @@ cp "$root/boot/vmlinuz-$release" "$root/boot/initrd.img-$release" "$work/"
 # 4. the boot
 log=$out/debian-dom0.log res=$out/debian-dom0.results qerr=$out/debian-dom0.qemu
 rm -f "$log" "$res"
-xen_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M dom0_max_vcpus=2 dom0_vcpus_pin loglvl=all guest_loglvl=all smap=0 spec-ctrl=eager-fpu vpmu=on"
+xen_cmd="$xen_base_cmd dom0_max_vcpus=2 dom0_vcpus_pin vpmu=on"
 dom0_cmd="root=/dev/vda ro console=hvc0 earlyprintk=xen"
 step "debian-dom0: booting Xen $xen with dom0 $release from the disk (TCG, -cpu EPYC,-monitor,pmu=on)"
 t0=$SECONDS rc=0
-timeout -k 10 "${DOM0_TIMEOUT:-900}" "$qemu" -machine pc,accel=tcg -cpu EPYC,-monitor,pmu=on \
-	-L /usr/share/qemu -L /usr/share/seabios -smp 2 -m 2048 \
-	-display none -nodefaults -no-reboot -monitor none \
-	-serial "file:$log" -serial "file:$res" \
-	-drive "file=$work/disk.img,if=none,id=root,format=raw" -device virtio-blk-pci,drive=root \
-	-kernel "$work/xen" -append "$xen_cmd" \
-	-initrd "$work/vmlinuz-$release $dom0_cmd,$work/initrd.img-$release" </dev/null 2>"$qerr" || rc=$?
+boot_xen qemu="$qemu" cpu="-machine pc,accel=tcg -cpu EPYC,-monitor,pmu=on -L /usr/share/qemu -L /usr/share/seabios" \
+	xen="$work/xen" xen_cmd="$xen_cmd" dom0="$work/vmlinuz-$release" dom0_cmd="$dom0_cmd" \
+	initrd="$work/initrd.img-$release" log="$log" results="$res" qerr="$qerr" \
+	timeout="${DOM0_TIMEOUT:-900}" -- \
+	-drive "file=$work/disk.img,if=none,id=root,format=raw" -device virtio-blk-pci,drive=root || rc=$?
 echo "boot-to-poweroff $((SECONDS - t0))s rc=$rc" >> "$times"
 
 # every result: the unit's, then what is seen from outside

@@ -13,9 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 . "$top/scripts/apt.sh"
 
-suite=trixie
-release=6.12.118+deb13-cloud-amd64
-version=6.12.118-1
+suite=$stock_suite release=$stock_release version=$stock_version
 pkg=linux-image-$release-unsigned
 apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}-$suite
 dest=$top/build/stock-kernel

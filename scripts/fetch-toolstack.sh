@@ -38,7 +38,7 @@ dm_pkgs=(qemu-system-xen qemu-system-data seabios libfdt1 libglib2.0-0 libpixman
 	 libgstreamer-plugins-base1.0-0 liborc-0.4-0 liblz4-1 libsasl2-2 libssl3
 	 libudev1 libunwind8 libdw1 libelf1 libffi8 libpcre2-8-0)
 dm=$top/build/device-model
-apt_fetch_unpack "$suite" device-model "$suite-1" "$dm" "${dm_pkgs[@]}"
+apt_fetch_unpack "$suite" device-model "$suite-$device_model_key" "$dm" "${dm_pkgs[@]}"
 for f in usr/libexec/xen-qemu-system-i386 usr/share/seabios/bios-256k.bin \
 	 usr/share/qemu/linuxboot.bin usr/share/qemu/keymaps/en-us; do
 	[ -r "$dm/$f" ] || die "$f missing from the device model's packages"

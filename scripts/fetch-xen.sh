@@ -15,8 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 . "$top/scripts/apt.sh"
 
-suite=trixie
-version=4.20.4+63-g7abfd2bce2-0+deb13u1
+suite=$xen420_suite version=$xen420_version
 pkgs=(xen-hypervisor-4.20-amd64 xen-hypervisor-4.20-amd64-dbg libxen-dev)
 apt_dir=${XENPMU_APT_DIR:-/var/cache/xenpmu/apt}-$suite
 dest=$top/build/xen-4.20

@@ -12,20 +12,25 @@
 #   PLAN  check | check-pmi | pmi | soak | bench | guests | coverage | types | run
 #         (tests/lab/init);
 #   VPMU  on (vpmu=on) | off (no vpmu option)
-# Environment: LAB_TIMEOUT (seconds, default 600), LAB_FAULT (passed to
-# dom0's init as xenpmu_fault), LAB_ACCEL (kvm | tcg | auto),
-# LAB_PMU (amd | intel | none, default amd): under TCG, the CPU model whose
-# counters our QEMU (out/qemu-system-x86_64, see qemu/README.md) emulates;
-# none is Debian's QEMU, whose CPU has no counters.  LAB_PMU_GP (Intel):
-# the model's general counters (qemu/README.md, pmu-gp; default 4).  LAB_PIN (1 | 0,
-# default 1): pin dom0's vCPUs 1:1 to the physical CPUs.  LAB_CPUS: the
-# machine's CPUs (default 2), LAB_DOM0_VCPUS dom0's vCPUs (default 2).  LAB_DOM0 (extra
-# dom0 command line, e.g. kunit.enable=0).  LAB_KERNEL: dom0's kernel
-# (default out/bzImage).  LAB_XEN: 4.17 (Debian 12's, default) or 4.20
-# (Debian 13's, scripts/fetch-xen.sh).  LAB_INITRD: dom0's initramfs
-# (default out/initramfs.cpio.gz; the guest lab's is
-# out/initramfs-guests.cpio.gz, plan types' out/initramfs-types.cpio.gz,
-# scripts/mkguests.sh).
+# Environment (the only place the lab's variables are described):
+#   LAB_XEN      4.17 (Debian 12's, default) or 4.20 (Debian 13's,
+#                scripts/fetch-xen.sh)
+#   LAB_PMU      amd | intel[:N] | none (default amd): under TCG, the CPU
+#                model whose counters our QEMU (out/qemu-system-x86_64,
+#                qemu/README.md) emulates, Intel's with N general counters
+#                (pmu-gp, default 4); none is Debian's QEMU, whose CPU has
+#                no counters
+#   LAB_CPUS     N[:V]: the machine's CPUs and dom0's vCPUs (default 2:2;
+#                V defaults to 2)
+#   LAB_PIN      1 | 0 (default 1): pin dom0's vCPUs 1:1 to the CPUs
+#   LAB_DOM0     extra dom0 command line (kunit.enable=0, xenpmu_gp=N,
+#                xenpmu_fault=panic to see the lab catch a dying dom0, ...)
+#   LAB_KERNEL   dom0's kernel (default out/bzImage)
+#   LAB_INITRD   dom0's initramfs (default out/initramfs.cpio.gz; the guest
+#                lab's out/initramfs-guests.cpio.gz, plan types'
+#                out/initramfs-types.cpio.gz, scripts/mkguests.sh)
+#   LAB_TIMEOUT  seconds (default 600)
+#   LAB_ACCEL    kvm | tcg | auto (default auto)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,11 +96,13 @@ else
 	case ${LAB_PMU:-amd} in
 	amd)	qemu=$out/qemu-system-x86_64 model=EPYC,-monitor,pmu=on
 		what="software emulation (TCG) with our emulated PMU, AMD family 17h (-cpu $model${why:+; $why})" ;;
-	intel)	qemu=$out/qemu-system-x86_64 model=Skylake-Client,-monitor,pmu=on${LAB_PMU_GP:+,pmu-gp=$LAB_PMU_GP}
+	intel|intel:*)
+		gp=${LAB_PMU#intel}
+		qemu=$out/qemu-system-x86_64 model=Skylake-Client,-monitor,pmu=on${gp:+,pmu-gp=${gp#:}}
 		what="software emulation (TCG) with our emulated PMU, Intel Skylake (-cpu $model${why:+; $why})" ;;
 	none)	model=EPYC,-monitor
 		what="software emulation (TCG, Debian's QEMU, -cpu $model${why:+; $why}): no hardware performance counters, no PMIs; only software events can sample" ;;
-	*)	die "LAB_PMU=${LAB_PMU}: amd, intel or none" ;;
+	*)	die "LAB_PMU=${LAB_PMU}: amd, intel[:N] or none" ;;
 	esac
 	cpu="-machine pc,accel=tcg -cpu $model"
 	if [ "$qemu" != qemu-system-x86_64 ]; then
@@ -112,31 +119,30 @@ rm -f "$log" "$res" "$status"
 
 pin=
 [ "${LAB_PIN:-1}" = 1 ] && pin=dom0_vcpus_pin
-# spec-ctrl=eager-fpu: with Xen's lazy FPU switch (its default on AMD),
-# user processes of PV domains that share a pCPU under TCG now and then
-# run with another context's vector registers (README.md, the guest lab).
-xen_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M dom0_max_vcpus=${LAB_DOM0_VCPUS:-2} $pin loglvl=all guest_loglvl=all smap=0 spec-ctrl=eager-fpu $xenargs"
-dom0_cmd="console=hvc0 earlyprintk=xen panic=-1 oops=panic xenpmu_plan=$plan xenpmu_vpmu=$vpmu xenpmu_pinned=${LAB_PIN:-1}${LAB_FAULT:+ xenpmu_fault=$LAB_FAULT}${LAB_DOM0:+ $LAB_DOM0}"
+cpus=${LAB_CPUS:-2}
+vcpus=2
+case $cpus in *:*) vcpus=${cpus#*:} cpus=${cpus%%:*} ;; esac
+xen_cmd="$xen_base_cmd dom0_max_vcpus=$vcpus $pin $xenargs"
+dom0_cmd="console=hvc0 earlyprintk=xen panic=-1 oops=panic xenpmu_plan=$plan xenpmu_vpmu=$vpmu xenpmu_pinned=${LAB_PIN:-1}${LAB_DOM0:+ $LAB_DOM0}"
 
 step "lab $name: Xen [$xen_cmd], $what"
 start=$(date +%s)
 qerr=$out/lab-$name.qemu
 rc=0
-timeout -k 10 "${LAB_TIMEOUT:-600}" "$qemu" $cpu -smp "${LAB_CPUS:-2}" -m 2048 \
-	-display none -nodefaults -no-reboot -monitor none \
-	-serial "file:$log" -serial "file:$res" \
-	-kernel "$xen" -append "$xen_cmd" \
-	-initrd "$kernel $dom0_cmd,$initrd" </dev/null 2>"$qerr" &
+boot_xen qemu="$qemu" cpu="$cpu" smp="$cpus" xen="$xen" xen_cmd="$xen_cmd" \
+	dom0="$kernel" dom0_cmd="$dom0_cmd" initrd="$initrd" log="$log" results="$res" \
+	qerr="$qerr" timeout="${LAB_TIMEOUT:-600}" &
 q=$!
 # A KVM emulation failure stops the guest without ending QEMU: end it now.
 while kill -0 $q 2>/dev/null; do
 	if grep -qa 'KVM internal error' "$qerr" 2>/dev/null; then
-		kill $q 2>/dev/null
+		# boot_xen runs in a subshell: end its timeout, which ends QEMU
+		pkill -P $q 2>/dev/null
 		break
 	fi
 	sleep 1
 done
 wait $q || rc=$?
 secs=$(( $(date +%s) - start ))
-printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\npmu=%s\nxen=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$([ "$accel" = tcg ] && echo "${LAB_PMU:-amd}")" "${LAB_XEN:-4.17}" "$why" > "$status"
+printf 'rc=%s\nseconds=%s\naccel=%s\nplan=%s\nvpmu=%s\npmu=%s\nxen=%s\nwhy=%s\n' "$rc" "$secs" "$accel" "$plan" "$vpmu" "$([ "$accel" = tcg ] && echo "${LAB_PMU:-amd}" | cut -d: -f1)" "${LAB_XEN:-4.17}" "$why" > "$status"
 step "lab $name: QEMU exited with $rc after ${secs}s (log: out/lab-$name.log)"

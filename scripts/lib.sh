@@ -13,6 +13,9 @@ export CCACHE_COMPILERCHECK=content
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 mkdir -p "$CCACHE_DIR"
 
+# The versions and pins of everything fetched or built on
+. "$(dirname "${BASH_SOURCE[0]}")/releases.sh"
+
 jobs=${JOBS:-$(nproc)}
 # kbuild TREE OUT ARGS...: make in source tree TREE with build directory
 # OUT.  Every kbuild run of ours goes through here, so all use the same
@@ -37,3 +40,38 @@ perf_opts=(CC="ccache gcc" HOSTCC="ccache gcc" LDFLAGS=-static prefix=/usr
 	NO_LIBLLVM=1 NO_LIBPFM4=1 NO_LIBZSTD=1 NO_LZMA=1 NO_JVMTI=1
 	NO_LIBDEBUGINFOD=1 NO_SDT=1 NO_JEVENTS=1 NO_SHELLCHECK=1
 	NO_LIBCAP=1 NO_LIBBIONIC=1)
+
+# Xen's command line in every boot of ours under QEMU, before the boot's
+# own options.  spec-ctrl=eager-fpu: with Xen's lazy FPU switch (its
+# default on AMD), user processes of PV domains that share a pCPU under TCG
+# now and then run with another context's vector registers (README.md,
+# the guest lab).
+xen_base_cmd="console=com1 com1=115200,8n1 dom0_mem=1024M loglvl=all guest_loglvl=all smap=0 spec-ctrl=eager-fpu"
+
+# boot_xen NAME=VALUE... [-- QEMU-ARGS...]: Xen under QEMU with a dom0,
+# until it powers off or the time is up; QEMU's exit status.
+#   qemu cpu smp    the QEMU binary, its -machine/-cpu arguments, CPUs
+#   xen xen_cmd     Xen's image and command line
+#   dom0 dom0_cmd initrd   dom0's kernel, command line and initramfs
+#   log results     the first serial port (Xen and dom0's console), the
+#                   second (a plan's output)
+#   qerr timeout    QEMU's own messages; seconds
+# Every lab boot (lab.sh) and the Debian dom0's (debian-dom0.sh) are this.
+boot_xen() {
+	local qemu= cpu= smp=2 xen= xen_cmd= dom0= dom0_cmd= initrd= log= results= qerr= timeout=600
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		case ${1%%=*} in
+		qemu|cpu|smp|xen|xen_cmd|dom0|dom0_cmd|initrd|log|results|qerr|timeout)
+			local "$1" ;;
+		*)	die "boot_xen: $1" ;;
+		esac
+		shift
+	done
+	[ "${1:-}" != -- ] || shift
+	# shellcheck disable=SC2086 # cpu is a list of arguments
+	timeout -k 10 "$timeout" "$qemu" $cpu -smp "$smp" -m 2048 \
+		-display none -nodefaults -no-reboot -monitor none \
+		-serial "file:$log" -serial "file:$results" "$@" \
+		-kernel "$xen" -append "$xen_cmd" \
+		-initrd "$dom0 $dom0_cmd,$initrd" </dev/null 2>"$qerr"
+}
