@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Export the assembled change as a git format-patch series in out/series/
-# and run checkpatch --strict over every patch.  TAP in out/checkpatch.tap,
+# Export the assembled change as a git format-patch series in out/series/,
+# with its cover letter (patches/cover-letter.txt) and each patch's Cc
+# lines from get_maintainer.pl, and run checkpatch --strict over every
+# patch.  TAP in out/checkpatch.tap,
 # checkpatch's full report in out/checkpatch.log.  A patch whose report
 # is in the cache (below) is not checked again.
 set -euo pipefail
@@ -13,8 +15,44 @@ top=${XENPMU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 tree=$top/build/linux
 rm -rf "$out/series"
 git -C "$tree" format-patch -q --cover-letter -o "$out/series" refs/tags/pristine..HEAD
-# The cover letter is a template; checkpatch is for the patches.
 mapfile -t pl < <(ls "$out/series"/*.patch | grep -v '/0000-cover-letter.patch$')
+
+# Cc: what get_maintainer.pl says for each patch (MAINTAINERS only: the
+# tree has no history to ask), never the placeholder author; the cover
+# letter goes to all of them.
+ccs() {
+	(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+		--no-rolestats --no-tree --nofixes "$@" 2>/dev/null) | grep -v 'xenpmu@localhost'
+}
+add_cc() {
+	local f=$1
+	shift
+	awk -v cc="$(printf 'Cc: %s\n' "$@")" \
+		'!done && /^Subject: / { print cc; done = 1 } { print }' "$f" > "$f.tmp"
+	mv "$f.tmp" "$f"
+}
+for p in "${pl[@]}"; do
+	mapfile -t cc < <(ccs "$p")
+	add_cc "$p" "${cc[@]}"
+done
+# The cover letter: subject and text from patches/cover-letter.txt, with
+# git's shortlog and diffstat below them
+cover=$out/series/0000-cover-letter.patch
+letter=$top/patches/cover-letter.txt
+[ -r "$letter" ] || die "patches/cover-letter.txt missing"
+subject=$(sed -n '1s/^Subject: \[PATCH 00\/NN\] //p' "$letter")
+[ -n "$subject" ] || die "patches/cover-letter.txt: line 1 is not 'Subject: [PATCH 00/NN] ...'"
+awk -v subject="$subject" -v letter="$letter" '
+	/^From: / && !from++ { print "From: xenpmu developers <xenpmu@localhost>"; next }
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+	/^\*\*\* BLURB HERE \*\*\*$/ {
+		while ((getline l < letter) > 0) if (n++ > 1) print l
+		next }
+	{ print }' "$cover" > "$cover.tmp"
+mv "$cover.tmp" "$cover"
+grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$cover" && die "the cover letter kept git's template"
+mapfile -t cc < <(ccs "${pl[@]}")
+add_cc "$cover" "${cc[@]}"
 : > "$out/checkpatch.log"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -35,6 +35,10 @@ grep -q BAD "$f" && { echo "ERROR: BAD"; echo "total: 1 errors, 0 warnings, 0 ch
 echo "total: 0 errors, 0 warnings, 0 checks, 1 lines checked"
 EOT
 chmod +x "$work/src/linux-source-6.12/scripts/checkpatch.pl"
+# a get_maintainer.pl that names one maintainer and the placeholder author
+cat > "$work/src/linux-source-6.12/scripts/get_maintainer.pl" <<'EOT'
+print "Some Maintainer <sm\@example.org>\nxenpmu developers <xenpmu\@localhost>\n";
+EOT
 export CHECKPATCH_RUNS=$work/checkpatch-runs XENPMU_CHECKPATCH_CACHE=$work/checkpatch-cache
 runs() { cat "$CHECKPATCH_RUNS" 2>/dev/null | wc -l; }
 series() { "$here/scripts/series.sh"; }
@@ -61,8 +65,9 @@ diff --git a/arch/x86/Makefile b/arch/x86/Makefile
 +obj-y += ours.o
 EOT
 printf 'ours.overlay ours.patch\n' > "$XENPMU_TOP/patches/series"
+printf 'Subject: [PATCH 00/NN] x86: ours, all of it\n\nWhy ours.\n' > "$XENPMU_TOP/patches/cover-letter.txt"
 
-echo "1..15"
+echo "1..16"
 check "assembles pristine plus one commit per line" assemble
 [ "$(git -C "$tree" rev-list --count refs/tags/pristine..HEAD)" = 1 ] &&
 	grep -q 'ours.o' "$tree/arch/x86/Makefile" && cmp -s "$tree/arch/x86/ours.c" "$XENPMU_TOP/arch/x86/ours.c" &&
@@ -72,6 +77,13 @@ check "assembles pristine plus one commit per line" assemble
 series >/dev/null 2>&1
 grep -qx 'ok 1 - 0001-x86-add-ours.patch' "$XENPMU_TOP/out/checkpatch.tap" && [ "$(runs)" = 1 ] &&
 	ok "make series: the patch checked once, clean" || no "make series: the patch checked once, clean # $(runs) runs"
+c=$XENPMU_TOP/out/series/0000-cover-letter.patch
+grep -qx 'Subject: \[PATCH 0/1\] x86: ours, all of it' "$c" && grep -qx 'Why ours.' "$c" &&
+	grep -qx 'Cc: Some Maintainer <sm@example.org>' "$c" &&
+	grep -qx 'Cc: Some Maintainer <sm@example.org>' "$XENPMU_TOP/out/series/0001-x86-add-ours.patch" &&
+	! grep -q 'Cc: xenpmu\|\*\*\* .* HERE' "$c" "$XENPMU_TOP/out/series/0001-x86-add-ours.patch" &&
+	ok "the cover letter is ours, and get_maintainer.pl's Cc lines are on every mail" ||
+	no "the cover letter is ours, and get_maintainer.pl's Cc lines are on every mail"
 series >/dev/null 2>&1
 grep -qx 'ok 1 - 0001-x86-add-ours.patch' "$XENPMU_TOP/out/checkpatch.tap" && [ "$(runs)" = 1 ] &&
 	ok "a second make series takes the unchanged patch's report from the cache" ||
