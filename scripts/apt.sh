@@ -39,11 +39,15 @@ machine_sources() {
 
 # suite_sources SUITE: the machine's own deb lines of its release (and of
 # its -updates and -security suites), with SUITE in place of its codename.
+# Unstable and experimental have no -updates or -security suites: only the
+# release's own lines are taken for them.
 suite_sources() {
-	local own to=$1
+	local own to=$1 only=0
 	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
-	machine_sources deb | awk -v own="$own" -v to="$to" '
-		{ for (i = 2; i <= NF; i++) if ($i ~ "^" own) { sub("^" own, to, $i); print; break } }' |
+	case $to in sid|unstable|experimental) only=1 ;; esac
+	machine_sources deb | awk -v own="$own" -v to="$to" -v only=$only '
+		{ for (i = 2; i <= NF; i++)
+			if ($i ~ "^" own && (!only || $i == own)) { sub("^" own, to, $i); print; break } }' |
 		sort -u > "${TMPDIR:-/tmp}/xenpmu-sources.$$"
 	[ -s "${TMPDIR:-/tmp}/xenpmu-sources.$$" ] ||
 		{ rm -f "${TMPDIR:-/tmp}/xenpmu-sources.$$"; die "no deb source for $own in /etc/apt to take $to from"; }

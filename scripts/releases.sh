@@ -7,6 +7,13 @@
 # same 6.12 Debian 13 runs), installed by make deps
 linux_tarball=/usr/src/linux-source-6.12.tar.xz
 
+# The newest kernel Debian's archive has, which the series is posted
+# against: experimental's linux-source-7.3 (scripts/fetch-linux.sh, never
+# installed); 6.12 above is its backport, the kernel of every lab run
+linux_new=7.3
+linux_new_suite=experimental
+linux_new_version=7.3~rc7-1~exp1
+
 # Debian 13's Xen 4.20 for the lab (scripts/fetch-xen.sh); Debian 12's
 # 4.17 is the installed xen-hypervisor-4.17-amd64 (scripts/deps.sh)
 xen420_suite=trixie
