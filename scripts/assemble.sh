@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Assemble build/linux: Debian's linux-source-6.12 committed pristine in its
-# own git repository, then one commit per entry of patches/series.
+# own git repository, then one commit per entry of patches/series.  With
+# XENPMU_KERNEL=$linux_new (scripts/lib.sh): build/linux-$linux_new from the
+# newest kernel's source, where a patch of patches/$linux_new/ replaces the
+# patches/ one of its name, and its message, if it has one, is the commit's.
 #
 #   NAME.patch    a git format-patch file (or a bare diff), applied with
 #                 git apply
@@ -24,14 +27,14 @@ set -euo pipefail
 top=${XENPMU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/lib.sh"
 
-tarball=${LINUX_TARBALL:-$linux_tarball}
-tree=$top/build/linux
+tarball=$ktarball
+tree=$ktree
 gitt() { git -C "$tree" "$@"; }
 
-[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (package linux-source-6.12)"
+[ -r "$tarball" ] || die "$tarball missing: run 'make deps' (linux-source-$kernel)"
 
 if ! gitt rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
-	step "unpacking $(basename "$tarball") into build/linux"
+	step "unpacking $(basename "$tarball") into ${tree#"$top"/}"
 	rm -rf "$tree" "$tree.tmp"
 	mkdir -p "$tree.tmp"
 	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
@@ -41,7 +44,7 @@ if ! gitt rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
 	git -C "$tree.tmp" config core.autocrlf false
 	git -C "$tree.tmp" config gc.auto 0
 	git -C "$tree.tmp" add -A -f
-	ver=$(make -s -C "$tree.tmp" kernelversion 2>/dev/null || echo 6.12)
+	ver=$(make -s -C "$tree.tmp" kernelversion 2>/dev/null || echo "$kernel")
 	GIT_AUTHOR_DATE="2025-01-01T00:00:00Z" GIT_COMMITTER_DATE="2025-01-01T00:00:00Z" \
 		git -C "$tree.tmp" commit -q -m "Debian linux-source $ver (pristine)"
 	git -C "$tree.tmp" tag pristine
@@ -58,10 +61,10 @@ mapfile -t entries < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
 
 # Fingerprint of everything the assembly depends on.
 stamp=$( {
-	echo "$tarball $(stat -c %s "$tarball")"
+	echo "$kernel $tarball $(stat -c %s "$tarball")"
 	printf '%s\n' "${entries[@]}"
 	for line in "${entries[@]}"; do
-		for e in $line; do sha1sum "$top/patches/$e"; done
+		for e in $line; do sha1sum "$(kpatch "$e")"; done
 	done
 	(cd "$top" && sha1sum "${ours[@]}" /dev/null)
 	} | sha1sum | cut -d' ' -f1)
@@ -77,11 +80,11 @@ fi
 if [ -f "$stampfile" ] && [ "${FORCE:-0}" != 1 ]; then
 	if [ -n "$(gitt status --porcelain --untracked-files=no)" ] ||
 	   [ "$(sed -n 2p "$stampfile")" != "$head" ]; then
-		die "build/linux has changes of its own: 'make refresh' saves them into the repository (FORCE=1 discards them)"
+		die "${tree#"$top"/} has changes of its own: 'make refresh' saves them into the repository (FORCE=1 discards them)"
 	fi
 fi
 
-step "assembling build/linux (${#entries[@]} commits on pristine)"
+step "assembling ${tree#"$top"/} (${#entries[@]} commits on pristine $kernel)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GIT_INDEX_FILE=$work/index
@@ -94,8 +97,9 @@ for line in "${entries[@]}"; do
 	subject= author= email=
 	: > "$work/body"
 	for e in $line; do
-		f=$top/patches/$e
+		f=$(kpatch "$e") own=
 		[ -f "$f" ] || die "patches/series names $e, which does not exist"
+		[ "$f" = "$top/patches/$e" ] || own=1
 		case $e in
 		*.patch)
 			git mailinfo -k "$work/msg" "$work/diff" < "$f" > "$work/info"
@@ -128,9 +132,10 @@ for line in "${entries[@]}"; do
 			die "patches/series: $e is neither .patch nor .overlay"
 			;;
 		esac
-		# The first entry of a line with a Subject gives the commit message.
+		# The first entry of a line with a Subject gives the commit
+		# message; a kernel's own patch with one gives it in any place.
 		s=$(sed -n 's/^Subject: //p' "$work/info")
-		if [ -z "$subject" ] && [ -n "$s" ]; then
+		if [ -n "$s" ] && { [ -z "$subject" ] || [ -n "$own" ]; }; then
 			subject=$s
 			author=$(sed -n 's/^Author: //p' "$work/info")
 			email=$(sed -n 's/^Email: //p' "$work/info")

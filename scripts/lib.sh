@@ -16,6 +16,31 @@ mkdir -p "$CCACHE_DIR"
 # The versions and pins of everything fetched or built on
 . "$(dirname "${BASH_SOURCE[0]}")/releases.sh"
 
+# The kernel the series is assembled on, XENPMU_KERNEL: 6.12 (the default,
+# the kernel of the lab, build/linux) or $linux_new (build/linux-$linux_new).
+# patches/series and the files of ours are the same for both; a patch of
+# patches/$linux_new/ takes the place of the patches/ one of its name on
+# $linux_new.  ktree: the assembled tree; kpatches: the directory of the
+# kernel's own patches (none for 6.12); ktarball: its source.
+kernel=${XENPMU_KERNEL:-6.12}
+case $kernel in
+6.12)
+	ktree=$top/build/linux kpatches= ktarball=${LINUX_TARBALL:-$linux_tarball} ;;
+"$linux_new")
+	ktree=$top/build/linux-$linux_new kpatches=$linux_new
+	ktarball=${LINUX_TARBALL:-$top/build/linux-src/usr/src/linux-source-$linux_new.tar.xz} ;;
+*)
+	die "XENPMU_KERNEL=$kernel: the series is kept for 6.12 and $linux_new" ;;
+esac
+# kpatch NAME: the file of patches/series entry NAME for this kernel
+kpatch() {
+	if [ -n "$kpatches" ] && [ -f "$top/patches/$kpatches/$1" ]; then
+		echo "$top/patches/$kpatches/$1"
+	else
+		echo "$top/patches/$1"
+	fi
+}
+
 jobs=${JOBS:-$(nproc)}
 # kbuild TREE OUT ARGS...: make in source tree TREE with build directory
 # OUT.  Every kbuild run of ours goes through here, so all use the same
@@ -39,7 +64,7 @@ perf_opts=(CC="ccache gcc" HOSTCC="ccache gcc" LDFLAGS=-static prefix=/usr
 	NO_LIBAUDIT=1 NO_LIBCRYPTO=1 NO_LIBBABELTRACE=1 NO_CAPSTONE=1
 	NO_LIBLLVM=1 NO_LIBPFM4=1 NO_LIBZSTD=1 NO_LZMA=1 NO_JVMTI=1
 	NO_LIBDEBUGINFOD=1 NO_SDT=1 NO_JEVENTS=1 NO_SHELLCHECK=1
-	NO_LIBCAP=1 NO_LIBBIONIC=1)
+	NO_LIBCAP=1 NO_LIBBIONIC=1 NO_RUST=1)
 
 # Xen's command line in every boot of ours under QEMU, before the boot's
 # own options.  spec-ctrl=eager-fpu: with Xen's lazy FPU switch (its

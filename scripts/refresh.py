@@ -11,15 +11,42 @@
   message, as a bare diff when an .overlay entry does.  A commit with a
   new subject becomes a new .patch line at its place in the series.
 - Uncommitted changes to upstream files are refused: commit them first.
+
+With XENPMU_KERNEL=<the newest kernel> (scripts/lib.sh) it works on that
+kernel's tree, build/linux-<version>, whose files of ours are the
+repository's only as far as that kernel lets them be: nothing is copied
+back, and each commit's patch is its diff against its parent with the
+line's files of ours as the repository has them.  It is written to
+patches/<version>/, or removed from there when it is the patches/ one.
 """
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 TOP = os.environ.get('XENPMU_TOP') or \
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TREE = os.path.join(TOP, 'build', 'linux')
+
+
+
+def releases(name):
+    here = os.path.dirname(os.path.abspath(__file__))
+    for line in open(os.path.join(here, 'releases.sh')):
+        m = re.match(r'%s=(\S+)' % name, line)
+        if m:
+            return m.group(1)
+    return None
+
+
+KERNEL = os.environ.get('XENPMU_KERNEL') or '6.12'
+if KERNEL == '6.12':
+    TREE, KPATCHES = os.path.join(TOP, 'build', 'linux'), None
+elif KERNEL == releases('linux_new'):
+    TREE, KPATCHES = os.path.join(TOP, 'build', 'linux-' + KERNEL), KERNEL
+else:
+    sys.exit('xenpmu: error: XENPMU_KERNEL=%s: the series is kept for 6.12 and %s'
+             % (KERNEL, releases('linux_new')))
 ROOTS = ['arch', 'include', 'kernel', 'lib', 'drivers', 'tools', 'Documentation']
 
 
@@ -45,10 +72,79 @@ def write_if_changed(path, text):
     return True
 
 
+def overlay_files(entries, ours):
+    """The files of ours that the .overlay entries of a line carry."""
+    files = []
+    for e in entries:
+        if not e.endswith('.overlay'):
+            continue
+        text = open(os.path.join(TOP, 'patches', e)).read()
+        for p in text.split('\n---\n', 1)[1].split():
+            files += [o for o in ours if o == p or o.startswith(p + '/')]
+    return files
+
+
+def kernel_patch(commit, entries, ours, message, shared):
+    """The patch of a commit of the newest kernel's tree: its diff against
+    its parent with the line's files of ours as the repository has them,
+    with the commit's message when it gives one; None when the shared
+    patch (patches/, 6.12's) makes the same commit there."""
+    env = dict(os.environ, GIT_INDEX_FILE=os.path.join(TREE, '.git', 'xenpmu-refresh-index'))
+
+    def gite(*args, stdin=None):
+        return subprocess.run(['git'] + list(args), cwd=TREE, check=True, env=env,
+                              input=stdin, capture_output=True, text=True).stdout.strip()
+
+    gite('read-tree', commit + '^')
+    for o in overlay_files(entries, ours):
+        blob = gite('hash-object', '-w', os.path.join(TOP, o))
+        mode = '100755' if os.access(os.path.join(TOP, o), os.X_OK) else '100644'
+        gite('update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, blob, o))
+    base = gite('commit-tree', gite('write-tree'), '-p', commit + '^', stdin='base')
+    same = False
+    if os.path.exists(shared) and (not message or shared_message(shared) ==
+                                   git('log', '-1', '--format=%B', commit).strip()):
+        try:
+            gite('apply', '--cached', shared)
+            same = gite('write-tree') == git('rev-parse', commit + '^{tree}').strip()
+        except subprocess.CalledProcessError:
+            pass
+    os.unlink(env['GIT_INDEX_FILE'])
+    if same:
+        return None
+    if not message:
+        return git('diff', base, commit)
+    step = gite('commit-tree', commit + '^{tree}', '-p', base,
+                stdin=git('log', '-1', '--format=%B', commit))
+    text = git('format-patch', '-1', '--stdout', '--no-signature', '--zero-commit',
+               '-k', step)
+    return re.sub(r'^Date: .*\n', '', text, count=1, flags=re.M)
+
+
+def shared_message(path):
+    """The commit message a format-patch file gives, or None."""
+    with tempfile.NamedTemporaryFile('r') as msg:
+        info = subprocess.run(['git', 'mailinfo', '-k', msg.name, os.devnull],
+                              stdin=open(path), capture_output=True, text=True,
+                              cwd=TREE).stdout
+        m = re.search(r'^Subject: (.*)$', info, re.M)
+        return m and (m.group(1) + '\n\n' + msg.read()).strip()
+
+
+def overlay_message(entries):
+    """The message the line's first .overlay entry gives its commit."""
+    for e in entries:
+        if e.endswith('.overlay'):
+            head = open(os.path.join(TOP, 'patches', e)).read().split('\n---\n', 1)[0]
+            m = re.search(r'^Subject: (.*)\n\n(.*)', head, re.M | re.S)
+            return m and (m.group(1) + '\n\n' + m.group(2)).strip()
+    return None
+
+
 def main():
     mapfile = os.path.join(TREE, '.git', 'xenpmu-map')
     if not os.path.exists(mapfile):
-        die("build/linux was not assembled: run 'make tree'")
+        die("%s was not assembled: run 'make tree'" % os.path.relpath(TREE, TOP))
     ours = set(git('ls-files', '-co', '--exclude-standard', '--', *ROOTS,
                    cwd=TOP).split())
     recorded = {}
@@ -58,7 +154,8 @@ def main():
         recorded[commit] = entries
         by_subject[git('log', '-1', '--format=%s', commit).strip()] = entries
 
-    dirty = [f for f in git('diff', '--name-only', 'HEAD').split() if f not in ours]
+    dirty = [f for f in git('diff', '--name-only', 'HEAD').split()
+             if KPATCHES or f not in ours]
     if dirty:
         die('uncommitted changes to upstream files: %s; commit them in '
             'build/linux (a new commit becomes a new patch; '
@@ -70,7 +167,7 @@ def main():
             '.overlay entry): ' + ' '.join(new_files))
 
     changed = 0
-    for f in sorted(ours):
+    for f in [] if KPATCHES else sorted(ours):
         src, dst = os.path.join(TREE, f), os.path.join(TOP, f)
         if os.path.exists(src):
             data = open(src, 'rb').read()
@@ -99,6 +196,25 @@ def main():
         if len(patches) > 1 and upstream:
             die("commit '%s' comes from several .patch entries; "
                 'cannot split it back' % subject)
+        if KPATCHES:
+            if len(patches) != 1:
+                die("commit '%s': its line needs one .patch entry for %s's own patch"
+                    % (subject, KERNEL))
+            message = entries[0] == patches[0] or \
+                git('log', '-1', '--format=%B', commit).strip() != overlay_message(entries)
+            path = os.path.join(TOP, 'patches', KPATCHES, patches[0])
+            shared = os.path.join(TOP, 'patches', patches[0])
+            text = kernel_patch(commit, entries, ours, message, shared)
+            if text is None:
+                if os.path.exists(path):
+                    os.unlink(path)
+                    say('removed ' + os.path.relpath(path, TOP))
+                    changed += 1
+            else:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                changed += write_if_changed(path, text)
+            series.append(' '.join(entries))
+            continue
         for p in patches:
             path = os.path.join(TOP, 'patches', p)
             if not upstream:
@@ -119,6 +235,10 @@ def main():
 
     spath = os.path.join(TOP, 'patches', 'series')
     head = [l for l in open(spath) if l.startswith('#')]
+    if KPATCHES and series != [l.split('#')[0].strip() for l in open(spath)
+                               if l.split('#')[0].strip()]:
+        die('the commits of %s are not the lines of patches/series, which both '
+            'kernels share: add or drop a commit on 6.12 first' % os.path.relpath(TREE, TOP))
     changed += write_if_changed(spath, ''.join(head) + ''.join(l + '\n' for l in series))
     say('refresh: %d file(s) updated' % changed)
     # build/linux now matches the repository; the next assembly rebuilds

@@ -67,7 +67,7 @@ EOT
 printf 'ours.overlay ours.patch\n' > "$XENPMU_TOP/patches/series"
 printf 'Subject: [PATCH 00/NN] x86: ours, all of it\n\nWhy ours.\n' > "$XENPMU_TOP/patches/cover-letter.txt"
 
-echo "1..16"
+echo "1..21"
 check "assembles pristine plus one commit per line" assemble
 [ "$(git -C "$tree" rev-list --count refs/tags/pristine..HEAD)" = 1 ] &&
 	grep -q 'ours.o' "$tree/arch/x86/Makefile" && cmp -s "$tree/arch/x86/ours.c" "$XENPMU_TOP/arch/x86/ours.c" &&
@@ -78,7 +78,7 @@ series >/dev/null 2>&1
 grep -qx 'ok 1 - 0001-x86-add-ours.patch' "$XENPMU_TOP/out/checkpatch.tap" && [ "$(runs)" = 1 ] &&
 	ok "make series: the patch checked once, clean" || no "make series: the patch checked once, clean # $(runs) runs"
 c=$XENPMU_TOP/out/series/0000-cover-letter.patch
-grep -qx 'Subject: \[PATCH 0/1\] x86: ours, all of it' "$c" && grep -qx 'Why ours.' "$c" &&
+grep -qx 'Subject: \[PATCH 6.12 0/1\] x86: ours, all of it' "$c" && grep -qx 'Why ours.' "$c" &&
 	grep -qx 'Cc: Some Maintainer <sm@example.org>' "$c" &&
 	grep -qx 'Cc: Some Maintainer <sm@example.org>' "$XENPMU_TOP/out/series/0001-x86-add-ours.patch" &&
 	! grep -q 'Cc: xenpmu\|\*\*\* .* HERE' "$c" "$XENPMU_TOP/out/series/0001-x86-add-ours.patch" &&
@@ -129,3 +129,55 @@ fails "a file of ours in no entry is an error" assemble
 rm "$XENPMU_TOP/arch/x86/stray.c"
 printf 'arch/x86/missing.c\n' >> "$XENPMU_TOP/patches/ours.overlay"
 fails "an entry naming a file that is not ours is an error" assemble
+sed -i '$d' "$XENPMU_TOP/patches/ours.overlay"
+
+# The newest kernel: its own tarball, where the 6.12 patch does not apply
+new=$(sed -n 's/^linux_new=//p' "$here/scripts/releases.sh")
+mkdir -p "$work/src/linux-source-$new"
+cp -a "$work/src/linux-source-6.12/." "$work/src/linux-source-$new/"
+printf 'obj-y += a.o b.o\n' > "$work/src/linux-source-$new/arch/x86/Makefile"
+tar -C "$work/src" -cJf "$work/linux-new.tar.xz" "linux-source-$new"
+newtree=$XENPMU_TOP/build/linux-$new
+knew() { env XENPMU_KERNEL="$new" LINUX_TARBALL="$work/linux-new.tar.xz" "$@"; }
+fails "on $new, the 6.12 patch that does not apply is an error" knew "$here/scripts/assemble.sh"
+mkdir -p "$XENPMU_TOP/patches/$new"
+cat > "$XENPMU_TOP/patches/$new/ours.patch" <<'EOT'
+diff --git a/arch/x86/Makefile b/arch/x86/Makefile
+--- a/arch/x86/Makefile
++++ b/arch/x86/Makefile
+@@ -1 +1,2 @@
+ obj-y += a.o b.o
++obj-y += ours.o
+EOT
+knew "$here/scripts/assemble.sh" >/dev/null 2>&1
+[ "$(cat "$newtree/arch/x86/Makefile")" = "$(printf 'obj-y += a.o b.o\nobj-y += ours.o')" ] &&
+	cmp -s "$newtree/arch/x86/ours.c" "$XENPMU_TOP/arch/x86/ours.c" &&
+	[ "$(git -C "$newtree" log -1 --format=%s)" = "x86: add ours" ] &&
+	ok "on $new, patches/$new/ours.patch takes ours.patch's place, with the shared file and message" ||
+	no "on $new, patches/$new/ours.patch takes ours.patch's place, with the shared file and message"
+# an edit of a file of ours on the newest kernel only goes to its patch
+cp "$XENPMU_TOP/patches/ours.patch" "$work/shared.patch"
+cp "$XENPMU_TOP/arch/x86/ours.c" "$work/ours.c"
+printf 'int ours_new;\n' > "$newtree/arch/x86/ours.c"
+git -C "$newtree" commit -qa --amend --no-edit
+knew python3 "$here/scripts/refresh.py" >/dev/null 2>&1
+grep -q '^+int ours_new;' "$XENPMU_TOP/patches/$new/ours.patch" &&
+	grep -q '^+obj-y += ours.o' "$XENPMU_TOP/patches/$new/ours.patch" &&
+	cmp -s "$work/ours.c" "$XENPMU_TOP/arch/x86/ours.c" && cmp -s "$work/shared.patch" "$XENPMU_TOP/patches/ours.patch" &&
+	ok "refresh on $new: an edit of a file of ours goes to patches/$new, the shared file and patch stay" ||
+	no "refresh on $new: an edit of a file of ours goes to patches/$new, the shared file and patch stay"
+knew "$here/scripts/assemble.sh" >/dev/null 2>&1
+grep -qx 'int ours_new;' "$newtree/arch/x86/ours.c" && cmp -s "$work/ours.c" "$tree/arch/x86/ours.c" &&
+	ok "the re-assembled $new tree has its edit, 6.12's has not" ||
+	no "the re-assembled $new tree has its edit, 6.12's has not"
+# where the 6.12 patch makes the same commit, the kernel's own one goes
+printf 'obj-y += a.o\n' > "$work/src/linux-source-$new/arch/x86/Makefile"
+tar -C "$work/src" -cJf "$work/linux-new.tar.xz" "linux-source-$new"
+rm -rf "$newtree"
+{ echo '# the same change, written apart'; cat "$XENPMU_TOP/patches/ours.patch"; } \
+	> "$XENPMU_TOP/patches/$new/ours.patch"
+knew "$here/scripts/assemble.sh" >/dev/null 2>&1
+knew python3 "$here/scripts/refresh.py" > "$work/refresh.log" 2>&1
+[ ! -e "$XENPMU_TOP/patches/$new/ours.patch" ] &&
+	ok "refresh on $new removes a patch that 6.12's makes the same" ||
+	no "refresh on $new removes a patch that 6.12's makes the same # $(tail -1 "$work/refresh.log")"
