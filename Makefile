@@ -6,8 +6,10 @@
 SHELL := /bin/bash
 S := scripts
 O := out
+# The newest kernel, which the series is posted against (scripts/releases.sh)
+NEW := $(shell sed -n 's/^linux_new=//p' scripts/releases.sh)
 
-.PHONY: all deps tree kernel perf selftests initramfs xen lab-images guest-images \
+.PHONY: all deps tree tree-new kernel perf selftests initramfs xen lab-images guest-images \
 	check run run-guests soak series static abi harness refresh deb deb-estimate debian-dom0 bench qemu qemu-test clean help
 
 all: lab-images
@@ -16,9 +18,12 @@ help:
 	@echo "make run      build what is missing, boot Xen + our dom0, profile, print the report"
 	@echo "make run-guests  the same with two PV guests running: a report per domain"
 	@echo "make check    every test layer, one summary ending in 'N passed, N failed'"
-	@echo "make series   the change as a format-patch series in out/series, checkpatch --strict"
-	@echo "             and a build of what each patch touches (out/series-build.tap)"
+	@echo "make series   the change as format-patch series, checkpatch --strict and a build of"
+	@echo "             what each patch touches: on the newest kernel ($(NEW), the one posted) in"
+	@echo "             out/series-$(NEW) (out/series-build-$(NEW).tap, with its perf's tests), and"
+	@echo "             on 6.12, its backport and the lab's kernel, in out/series (out/series-build.tap)"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
+	@echo "             (XENPMU_KERNEL=$(NEW): those made inside build/linux-$(NEW))"
 	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (~4.3 h;"
 	@echo "             DEB_CONFIG=lab: the lab's kernel, minutes)"
 	@echo "make deb-estimate  how long make deb's full build takes here, from a random sample"
@@ -66,7 +71,14 @@ lab-images: kernel initramfs xen
 guest-images: lab-images
 	@$(S)/mkguests.sh
 
-series: kernel perf
+# The newest kernel's tree, build/linux-$(NEW)
+tree-new: deps
+	@$(S)/fetch-linux.sh
+	@XENPMU_KERNEL=$(NEW) $(S)/assemble.sh
+
+series: kernel perf tree-new
+	@XENPMU_KERNEL=$(NEW) $(S)/series.sh
+	@XENPMU_KERNEL=$(NEW) $(S)/series-build.sh
 	@$(S)/series.sh
 	@$(S)/series-build.sh
 

@@ -43,7 +43,8 @@ lab() {
 }
 
 kernel=
-rm -f "$out"/{checkpatch,series-build,static,abi,harness,treetools,qemu-pmu,deb}.tap "$out"/lab-*
+rm -f "$out"/{checkpatch,series-build,static,abi,harness,treetools,qemu-pmu,deb}.tap "$out"/lab-* \
+	"$out"/{checkpatch,series-build}-"$linux_new".tap
 
 run deps 900 scripts/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 run harness 300 sh -c 'python3 tests/harness/run.py > out/harness.tap'
@@ -62,6 +63,16 @@ if run tree 900 scripts/assemble.sh; then
 	run perf 1800 scripts/build-perf.sh && perf=1 || perf=
 	# Each patch of the series builds on its own: out/series-build.tap
 	[ -n "$kernel" ] && [ -n "$perf" ] && run series-build 1800 scripts/series-build.sh
+	# The newest kernel's series, the one posted (6.12's above is its
+	# backport): assembled, checkpatch --strict per patch, each patch's
+	# objects built, and its perf linked and its tests run
+	new=(env XENPMU_KERNEL="$linux_new")
+	if run fetch-linux 600 scripts/fetch-linux.sh &&
+	   run tree-"$linux_new" 900 "${new[@]}" scripts/assemble.sh; then
+		run series-"$linux_new" 900 "${new[@]}" scripts/series.sh
+		[ -n "$kernel" ] && [ -n "$perf" ] &&
+			run series-build-"$linux_new" 1800 "${new[@]}" scripts/series-build.sh
+	fi
 	# The packages of the lab's kernel (make deb DEB_CONFIG=lab, from
 	# build/kernel) and of our perf, and what they hold: out/deb.tap
 	[ -n "$kernel" ] && [ -n "$perf" ] && run deb 900 sh -c 'tests/deb/run.sh > out/deb.tap'
@@ -116,6 +127,8 @@ for e in "${errors[@]}"; do args+=(--error "$e"); done
 for l in "${labs[@]}"; do args+=(--lab "$l"); done
 python3 scripts/summary.py --out "$out" \
 	--tap checkpatch=out/checkpatch.tap --tap series-build=out/series-build.tap \
+	--tap checkpatch-"$linux_new"=out/checkpatch-"$linux_new".tap \
+	--tap series-build-"$linux_new"=out/series-build-"$linux_new".tap \
 	--tap static=out/static.tap \
 	--tap abi=out/abi.tap --tap harness=out/harness.tap \
 	--tap treetools=out/treetools.tap --tap qemu-pmu=out/qemu-pmu.tap \

@@ -21,17 +21,27 @@
 # pass.  TAP in out/series-build.tap, the build output in
 # out/series-build.log.  The result is kept for the same series and
 # configuration: a warm make check does not build it again.
+#
+# XENPMU_KERNEL=$linux_new (scripts/lib.sh): the same for the newest
+# kernel's series (build/linux-$linux_new, build/series-$linux_new,
+# out/series-build-$linux_new.*), whose kernel is not built whole: what is
+# configured is what the lab's 6.12 configuration builds, and the
+# configuration is that one brought to the newest kernel (olddefconfig) at
+# every commit.  A last step links perf at the last commit and runs its
+# tests of the series ("perf test Xen" and "Sample parsing"), which need
+# no Xen.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
-tree=$top/build/linux
-base=$top/build/series
+tree=$ktree
+sfx=${kpatches:+-$kernel}
+base=$top/build/series$sfx
 wt=$base/tree
 kout=$base/kernel
 pout=$base/perf
-tap=$out/series-build.tap
-log=$out/series-build.log
+tap=$out/series-build$sfx.tap
+log=$out/series-build$sfx.log
 gitt() { git -C "$tree" "$@"; }
 
 [ -f "$top/build/kernel/.config" ] || die "build the kernel first (make kernel)"
@@ -39,7 +49,8 @@ gitt() { git -C "$tree" "$@"; }
 mapfile -t commits < <(gitt rev-list --reverse refs/tags/pristine..HEAD)
 [ ${#commits[@]} -gt 0 ] || die "build/linux has no series (make tree)"
 
-key=$( { printf '%s\n' "${commits[@]}"; cat "$top/build/kernel/.config" "$0"; } |
+key=$( { printf '%s\n' "${commits[@]}"; cat "$top/build/kernel/.config" "$0"
+	 echo "${perf_opts[*]}"; } |
 	sha1sum | cut -d' ' -f1)
 if [ -s "$base/tap" ] && [ "$(cat "$base/stamp" 2>/dev/null)" = "$key" ]; then
 	cp "$base/tap" "$tap"
@@ -55,8 +66,13 @@ if ! git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	gitt worktree prune
 	gitt worktree add -q --detach "$wt" "${commits[0]}"
 fi
-cp "$top/build/kernel/.config" "$kout/.config"
-kbuild "$wt" "$kout" -s olddefconfig >/dev/null
+# config: the lab's configuration for the worktree's commit, again at every
+# commit that changes a Kconfig file (a symbol it adds must not have been
+# dropped by an earlier commit's olddefconfig)
+config() {
+	cp "$top/build/kernel/.config" "$kout/.config"
+	kbuild "$wt" "$kout" -s olddefconfig >/dev/null
+}
 
 # kernel_objs FILE...: the configured objects of kernel C files
 kernel_objs() {
@@ -78,13 +94,18 @@ users() {
 
 : > "$log"
 i=0
+n=${#commits[@]}
+[ -n "$kpatches" ] && n=$((n + 1))
 {
-	echo "1..${#commits[@]}"
+	echo "1..$n"
 	for c in "${commits[@]}"; do
 		i=$((i + 1))
 		subject=$(gitt log -1 --format=%s "$c")
 		git -C "$wt" checkout -q --detach "$c"
 		mapfile -t files < <(gitt diff-tree -r --no-commit-id --name-only --diff-filter=AM "$c")
+		if [ $i = 1 ] || printf '%s\n' "${files[@]}" | grep -q '/Kconfig'; then
+			config
+		fi
 		kc=() kh=() pc=() ph=() st=()
 		for f in "${files[@]}"; do
 			case $f in
@@ -119,7 +140,8 @@ i=0
 		if [ $ok = 1 ] && [ ${#po[@]} -gt 0 ]; then
 			# prepare first: each object target runs it, and in
 			# parallel they would generate the same headers at once
-			{ make -C "$wt/tools/perf" O="$pout" -j"$jobs" "${perf_opts[@]}" prepare &&
+			{ make -C "$wt/tools/perf" O="$pout" -j"$jobs" "${perf_opts[@]}" prepare \
+				"$pout/libsymbol/libsymbol.a" &&
 			  make -C "$wt/tools/perf" O="$pout" -j"$jobs" "${perf_opts[@]}" "${po[@]}"
 			} >> "$log" 2>&1 || ok=0
 			what+=("${po[@]/#/perf:}")
@@ -134,13 +156,33 @@ i=0
 		elif [ $ok = 1 ]; then
 			echo "ok $i - $subject: ${what[*]}"
 		else
-			echo "not ok $i - $subject: ${what[*]} # does not build (out/series-build.log)"
+			echo "not ok $i - $subject: ${what[*]} # does not build (${log#"$top"/})"
 		fi
 	done
+	# The newest kernel's perf, which no other step builds: linked at
+	# the last commit, and its tests of the series run
+	if [ -n "$kpatches" ]; then
+		i=$((i + 1))
+		what="perf at the last commit: links, 'perf test Xen' and 'Sample parsing' pass"
+		printf '### %s perf\n' "$i" >> "$log"
+		if ! make -C "$wt/tools/perf" O="$pout" -j"$jobs" "${perf_opts[@]}" perf >> "$log" 2>&1; then
+			echo "not ok $i - $what # perf does not link (${log#"$top"/})"
+		else
+			res=$( (cd "$base" && timeout 600 "$pout/perf" test Xen "Sample parsing") 2>&1)
+			echo "$res" >> "$log"
+			failed=$(echo "$res" | sed -n 's/^Failed tests *: *//p')
+			passed=$(echo "$res" | sed -n 's/^Passed subtests *: *//p')
+			if [ "$failed" = 0 ] && [ "${passed:-0}" -gt 0 ]; then
+				echo "ok $i - $what: $passed subtests"
+			else
+				echo "not ok $i - $what # ${failed:-no} failed, ${passed:-no} subtests passed (${log#"$top"/})"
+			fi
+		fi
+	fi
 } > "$tap.tmp"
 mv "$tap.tmp" "$tap"
 if ! grep -q '^not ok' "$tap"; then
 	cp "$tap" "$base/tap"
 	echo "$key" > "$base/stamp"
 fi
-step "series-build: $(grep -c '^ok' "$tap") of ${#commits[@]} patches build on their own"
+step "series-build $kernel: $(grep -c '^ok' "$tap") of $n ok (${tap#"$top"/})"

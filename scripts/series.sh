@@ -7,15 +7,27 @@
 # patch.  TAP in out/checkpatch.tap,
 # checkpatch's full report in out/checkpatch.log.  A patch whose report
 # is in the cache (below) is not checked again.
+#
+# XENPMU_KERNEL (scripts/lib.sh) picks the tree: the newest kernel's series,
+# the one posted, goes to out/series-$linux_new/ (out/checkpatch-$linux_new.*);
+# 6.12's, its backport, to out/series/ with "PATCH 6.12" in its subjects.
 set -euo pipefail
 
 # XENPMU_TOP: another repository (the tree tooling's own tests).
 top=${XENPMU_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/lib.sh"
-tree=$top/build/linux
-rm -rf "$out/series"
-git -C "$tree" format-patch -q --cover-letter -o "$out/series" refs/tags/pristine..HEAD
-mapfile -t pl < <(ls "$out/series"/*.patch | grep -v '/0000-cover-letter.patch$')
+tree=$ktree
+if [ -n "$kpatches" ]; then
+	sdir=$out/series-$kernel ctap=$out/checkpatch-$kernel.tap clog=$out/checkpatch-$kernel.log
+	prefix=PATCH
+else
+	sdir=$out/series ctap=$out/checkpatch.tap clog=$out/checkpatch.log
+	prefix="PATCH 6.12"
+fi
+rm -rf "$sdir"
+git -C "$tree" format-patch -q --cover-letter --subject-prefix="$prefix" -o "$sdir" \
+	refs/tags/pristine..HEAD
+mapfile -t pl < <(ls "$sdir"/*.patch | grep -v '/0000-cover-letter.patch$')
 
 # Cc: what get_maintainer.pl says for each patch (MAINTAINERS only: the
 # tree has no history to ask), never the placeholder author; the cover
@@ -37,7 +49,7 @@ for p in "${pl[@]}"; do
 done
 # The cover letter: subject and text from patches/cover-letter.txt, with
 # git's shortlog and diffstat below them
-cover=$out/series/0000-cover-letter.patch
+cover=$sdir/0000-cover-letter.patch
 letter=$top/patches/cover-letter.txt
 [ -r "$letter" ] || die "patches/cover-letter.txt missing"
 subject=$(sed -n '1s/^Subject: \[PATCH 00\/NN\] //p' "$letter")
@@ -53,7 +65,7 @@ mv "$cover.tmp" "$cover"
 grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$cover" && die "the cover letter kept git's template"
 mapfile -t cc < <(ccs "${pl[@]}")
 add_cc "$cover" "${cc[@]}"
-: > "$out/checkpatch.log"
+: > "$clog"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -105,7 +117,7 @@ wait
 	for p in "${pl[@]}"; do
 		i=$((i + 1))
 		r=$(cat "$work/$i")
-		printf '### %s\n%s\n' "$(basename "$p")" "$r" >> "$out/checkpatch.log"
+		printf '### %s\n%s\n' "$(basename "$p")" "$r" >> "$clog"
 		total=$(echo "$r" | grep -E '^total: ' | tail -1)
 		if echo "$r" | grep -q '^Traceback'; then
 			echo "not ok $i - $(basename "$p") # a checkpatch helper crashed (out/checkpatch.log)"
@@ -115,5 +127,5 @@ wait
 			echo "not ok $i - $(basename "$p") # ${total:-checkpatch did not run}"
 		fi
 	done
-} > "$out/checkpatch.tap"
-grep -c '^ok' "$out/checkpatch.tap" | xargs -I{} echo "xenpmu: series: ${#pl[@]} patches in out/series, {} checkpatch --strict clean" >&2
+} > "$ctap"
+grep -c '^ok' "$ctap" | xargs -I{} echo "xenpmu: series: ${#pl[@]} patches in ${sdir#"$top"/}, {} checkpatch --strict clean" >&2
