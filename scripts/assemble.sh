@@ -105,7 +105,7 @@ for line in "${entries[@]}"; do
 			git mailinfo -k "$work/msg" "$work/diff" < "$f" > "$work/info"
 			[ -s "$work/diff" ] || die "$e: no diff in it"
 			(cd "$tree" && git apply --cached --whitespace=nowarn "$work/diff") ||
-				die "$e does not apply (run 'make refresh' after fixing it in build/linux)"
+				die "${f#"$top"/} does not apply (run 'make refresh' after fixing it in ${tree#"$top"/})"
 			;;
 		*.overlay)
 			sed '/^---$/q' "$f" | sed '$d' | git mailinfo -k "$work/msg" /dev/null > "$work/info"

@@ -29,7 +29,6 @@ TOP = os.environ.get('XENPMU_TOP') or \
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-
 def releases(name):
     here = os.path.dirname(os.path.abspath(__file__))
     for line in open(os.path.join(here, 'releases.sh')):
@@ -87,7 +86,7 @@ def overlay_files(entries, ours):
 def kernel_patch(commit, entries, ours, message, shared):
     """The patch of a commit of the newest kernel's tree: its diff against
     its parent with the line's files of ours as the repository has them,
-    with the commit's message when it gives one; None when the shared
+    with MESSAGE (the commit's) when it is not None; None when the shared
     patch (patches/, 6.12's) makes the same commit there."""
     env = dict(os.environ, GIT_INDEX_FILE=os.path.join(TREE, '.git', 'xenpmu-refresh-index'))
 
@@ -102,8 +101,7 @@ def kernel_patch(commit, entries, ours, message, shared):
         gite('update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, blob, o))
     base = gite('commit-tree', gite('write-tree'), '-p', commit + '^', stdin='base')
     same = False
-    if os.path.exists(shared) and (not message or shared_message(shared) ==
-                                   git('log', '-1', '--format=%B', commit).strip()):
+    if os.path.exists(shared) and (message is None or mail_message(shared) == message):
         try:
             gite('apply', '--cached', shared)
             same = gite('write-tree') == git('rev-parse', commit + '^{tree}').strip()
@@ -112,33 +110,27 @@ def kernel_patch(commit, entries, ours, message, shared):
     os.unlink(env['GIT_INDEX_FILE'])
     if same:
         return None
-    if not message:
+    if message is None:
         return git('diff', base, commit)
-    step = gite('commit-tree', commit + '^{tree}', '-p', base,
-                stdin=git('log', '-1', '--format=%B', commit))
+    # the commit's author, not the tree's user
+    name, email, date = git('log', '-1', '--format=%an%n%ae%n%ad', '--date=raw',
+                            commit).splitlines()
+    env.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email, GIT_AUTHOR_DATE=date)
+    step = gite('commit-tree', commit + '^{tree}', '-p', base, stdin=message)
     text = git('format-patch', '-1', '--stdout', '--no-signature', '--zero-commit',
                '-k', step)
     return re.sub(r'^Date: .*\n', '', text, count=1, flags=re.M)
 
 
-def shared_message(path):
-    """The commit message a format-patch file gives, or None."""
+def mail_message(path):
+    """The commit message a format-patch file or an .overlay entry gives
+    (git mailinfo stops at its '---'), or None."""
     with tempfile.NamedTemporaryFile('r') as msg:
         info = subprocess.run(['git', 'mailinfo', '-k', msg.name, os.devnull],
                               stdin=open(path), capture_output=True, text=True,
                               cwd=TREE).stdout
         m = re.search(r'^Subject: (.*)$', info, re.M)
         return m and (m.group(1) + '\n\n' + msg.read()).strip()
-
-
-def overlay_message(entries):
-    """The message the line's first .overlay entry gives its commit."""
-    for e in entries:
-        if e.endswith('.overlay'):
-            head = open(os.path.join(TOP, 'patches', e)).read().split('\n---\n', 1)[0]
-            m = re.search(r'^Subject: (.*)\n\n(.*)', head, re.M | re.S)
-            return m and (m.group(1) + '\n\n' + m.group(2)).strip()
-    return None
 
 
 def main():
@@ -200,8 +192,11 @@ def main():
             if len(patches) != 1:
                 die("commit '%s': its line needs one .patch entry for %s's own patch"
                     % (subject, KERNEL))
-            message = entries[0] == patches[0] or \
-                git('log', '-1', '--format=%B', commit).strip() != overlay_message(entries)
+            # the commit's message, unless the line's overlay gives it
+            message = git('log', '-1', '--format=%B', commit).strip()
+            if entries[0] != patches[0] and \
+               message == mail_message(os.path.join(TOP, 'patches', entries[0])):
+                message = None
             path = os.path.join(TOP, 'patches', KPATCHES, patches[0])
             shared = os.path.join(TOP, 'patches', patches[0])
             text = kernel_patch(commit, entries, ours, message, shared)
