@@ -84,11 +84,16 @@ kernel_objs() {
 }
 
 # users DIR HEADER: the C files under DIR of the worktree that include
-# HEADER by its include path
+# HEADER by its include path, or, for a header beside them outside the
+# include directories (arch/x86/xen/xen-ops.h), by its name
 users() {
 	local inc=${2#include/}
 	inc=${inc#uapi/}
 	inc=${inc#tools/include/uapi/}
+	if [ "$inc" = "$2" ] && [ "${2#tools/}" = "$2" ]; then
+		git -C "$wt" grep -l -e "#include \"${2##*/}\"" -- "${2%/*}/*.c" || true
+		return
+	fi
 	git -C "$wt" grep -l -e "#include <$inc>" -e "#include \"$inc\"" -- "$1/*.c" || true
 }
 
