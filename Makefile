@@ -10,7 +10,7 @@ O := out
 NEW := $(shell sed -n 's/^linux_new=//p' scripts/releases.sh)
 
 .PHONY: all deps tree tree-new kernel perf selftests initramfs xen lab-images guest-images \
-	check run run-guests soak series static abi harness refresh deb deb-estimate debian-dom0 bench qemu qemu-test clean help
+	check run run-guests soak series lab-new static abi harness refresh deb deb-estimate debian-dom0 bench qemu qemu-test clean help
 
 all: lab-images
 
@@ -22,6 +22,8 @@ help:
 	@echo "             what each patch touches: on the newest kernel ($(NEW), the one posted) in"
 	@echo "             out/series-$(NEW) (out/series-build-$(NEW).tap, with its perf's tests), and"
 	@echo "             on 6.12, its backport and the lab's kernel, in out/series (out/series-build.tap)"
+	@echo "make lab-new  the $(NEW) series' kernel and perf booted as dom0: make check's pmi-amd"
+	@echo "             and xen420-check-intel runs (out/new-*.summary)"
 	@echo "make refresh  save edits made inside build/linux back into the repository"
 	@echo "             (XENPMU_KERNEL=$(NEW): those made inside build/linux-$(NEW))"
 	@echo "make deb      Debian packages of our kernel and perf for a Xen host in out/deb (~4.3 h;"
@@ -81,6 +83,10 @@ series: kernel perf tree-new
 	@XENPMU_KERNEL=$(NEW) $(S)/series-build.sh
 	@$(S)/series.sh
 	@$(S)/series-build.sh
+
+# The newest kernel's series booted in the lab's two driver runs
+lab-new: series initramfs xen qemu
+	@$(S)/lab-new.sh
 
 static: kernel
 	@$(S)/static.sh
